@@ -1,0 +1,19 @@
+//! The torus explorer: a cycle-accurate, flit-level simulator of wormhole-switched k-ary n-cube
+//! torus networks, and the analytical latency models of the papers it comes from.
+//!
+//! Data flows one way: a scenario string is parsed into a [`Scenario`], which builds a
+//! [`sim::Simulation`] (stepped cycle by cycle into [`sim::stats`]) and is also the only input
+//! of the analytical [`models`].
+
+pub mod models;
+pub mod routing;
+pub mod scenario;
+pub mod sim;
+pub mod support;
+pub mod topology;
+pub mod traffic;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use scenario::{RoutingKind, Scenario, ScenarioError, Switching, TrafficKind};

@@ -1,0 +1,63 @@
+//! Analytical models of the seed papers. Every model is a pure function of a [`Scenario`] and a
+//! rate; none imports the simulator.
+//!
+//! - [`quaglia_adaptive`]: seed 002, minimal fully adaptive wormhole routing (`routing=adaptive`).
+//! - [`nbc`]: seed 000, Duato-Nbc fully adaptive routing (`routing=nbc`).
+//! - [`scouting`]: seed 001, scouting switching with fully adaptive routing.
+//! - [`broadcast`]: seed 003, unicast latency under a broadcast fraction β (`routing=duato`).
+//! - [`bounds`]: seed 004's channel-load throughput bounds, for every algorithm and pattern.
+
+pub mod bounds;
+pub mod broadcast;
+pub mod nbc;
+pub mod quaglia_adaptive;
+pub mod scouting;
+
+use crate::scenario::Scenario;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A model's prediction at one rate.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Mean message latency in cycles, or `None` when the model says the network is saturated
+    /// at this rate (or its fixed point does not converge).
+    pub latency: Option<f64>,
+    /// Intermediate quantities by name (for example `P_v[1]`, `W_c`, `W_s`, `V_bar`,
+    /// `blocking_per_hop`), so the simulator's measured counterparts can be set beside them.
+    pub quantities: BTreeMap<String, f64>,
+}
+
+/// A latency model of one seed paper.
+pub trait LatencyModel {
+    /// Short name, for example `"nbc"` or `"quaglia-adaptive"`.
+    fn name(&self) -> &'static str;
+    /// Which paper and what it assumes, in one sentence (shown in the page and the CLI).
+    fn describe(&self) -> &'static str;
+    /// Mean latency and intermediate quantities at `rate` messages/node/cycle (the scenario's
+    /// own `rate` is ignored).
+    fn evaluate(&self, s: &Scenario, rate: f64) -> Evaluation;
+    /// Highest rate at which [`LatencyModel::evaluate`] still gives a finite latency.
+    fn saturation_rate(&self, s: &Scenario) -> f64 {
+        saturation_by_bisection(|rate| self.evaluate(s, rate).latency.is_some(), s)
+    }
+}
+
+/// Bisection on the rate for the edge of the region where `finite(rate)` holds, searched
+/// between 0 and the rate at which the scenario's offered load reaches one flit/node/cycle.
+pub fn saturation_by_bisection(finite: impl Fn(f64) -> bool, s: &Scenario) -> f64 {
+    let mut lo = 0.0;
+    let mut hi = 1.0 / s.len as f64;
+    if finite(hi) {
+        return hi;
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if finite(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}

@@ -1,0 +1,1 @@
+//! Routing algorithms behind one trait (in progress).

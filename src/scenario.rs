@@ -1,0 +1,451 @@
+//! Scenario strings: the one input shared by the URL hash, the CLI, the simulator and the models.
+//!
+//! A scenario is `key=value` pairs joined by `&` (spec §5), for example
+//! `k=8&routing=goal&traffic=tornado&rate=0.02&len=16&vcs=3&buf=8&seed=7`.
+//! Keys may come in any order; each may appear once. [`Scenario::canonical`] writes every key in
+//! a fixed order, so a canonical string parses back to the identical scenario.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Routing algorithm (`routing=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoutingKind {
+    Dor,
+    Duato,
+    Nbc,
+    Adaptive,
+    Minad,
+    Goal,
+    Val,
+    Romm,
+    Rlb,
+    Chaos,
+}
+
+/// Switching technique (`switching=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Switching {
+    Wormhole,
+    Scouting,
+}
+
+/// Traffic pattern (`traffic=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrafficKind {
+    Uniform,
+    Neighbor,
+    Bitcomp,
+    Transpose,
+    Tornado,
+    Diagonal,
+    Permutation,
+    Hotspot,
+    Worstcase,
+}
+
+macro_rules! named_enum {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every value, in the order the scenario documentation lists them.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            /// The scenario-string spelling.
+            pub fn name(self) -> &'static str {
+                match self { $($ty::$variant => $name),+ }
+            }
+            fn from_name(s: &str) -> Option<$ty> {
+                match s { $($name => Some($ty::$variant),)+ _ => None }
+            }
+            fn allowed() -> String {
+                Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+named_enum!(RoutingKind {
+    Dor => "dor", Duato => "duato", Nbc => "nbc", Adaptive => "adaptive", Minad => "minad",
+    Goal => "goal", Val => "val", Romm => "romm", Rlb => "rlb", Chaos => "chaos",
+});
+named_enum!(Switching { Wormhole => "wormhole", Scouting => "scouting" });
+named_enum!(TrafficKind {
+    Uniform => "uniform", Neighbor => "neighbor", Bitcomp => "bitcomp", Transpose => "transpose",
+    Tornado => "tornado", Diagonal => "diagonal", Permutation => "permutation",
+    Hotspot => "hotspot", Worstcase => "worstcase",
+});
+
+impl RoutingKind {
+    /// Fewest virtual channels per physical channel with which the algorithm's
+    /// deadlock-avoidance scheme works; also the default for `vcs`.
+    pub fn min_vcs(self) -> u32 {
+        match self {
+            // Dateline: one VC before the wrap-around link of the current dimension, one after.
+            RoutingKind::Dor => 2,
+            // One adaptive VC plus the two dateline escape VCs of DOR.
+            RoutingKind::Duato | RoutingKind::Minad | RoutingKind::Goal => 3,
+            // Two phases, each with its own dateline pair.
+            RoutingKind::Val | RoutingKind::Romm | RoutingKind::Rlb => 4,
+            // Seed 002's simulation used 4 VCs.
+            RoutingKind::Adaptive => 4,
+            // Seed 000's validation runs use V = 10 (V1 adaptive + V2 negative-hop escape).
+            RoutingKind::Nbc => 10,
+            // Deflection, not virtual channels, avoids deadlock.
+            RoutingKind::Chaos => 1,
+        }
+    }
+
+    /// True for algorithms whose path does not depend on network state.
+    pub fn is_oblivious(self) -> bool {
+        matches!(self, RoutingKind::Dor | RoutingKind::Val | RoutingKind::Romm | RoutingKind::Rlb)
+    }
+
+    /// True for algorithms that only ever take minimal paths.
+    pub fn is_minimal(self) -> bool {
+        matches!(
+            self,
+            RoutingKind::Dor
+                | RoutingKind::Duato
+                | RoutingKind::Minad
+                | RoutingKind::Adaptive
+                | RoutingKind::Nbc
+                | RoutingKind::Romm
+        )
+    }
+}
+
+/// Upper bounds that keep every scenario cheap to set up and bounded in memory.
+pub mod limits {
+    pub const K: (u32, u32) = (2, 128);
+    pub const N: (u32, u32) = (1, 3);
+    /// k^n at most this many nodes.
+    pub const MAX_NODES: u32 = 65_536;
+    pub const LEN: (u32, u32) = (1, 4096);
+    pub const VCS: (u32, u32) = (1, 16);
+    pub const BUF: (u32, u32) = (1, 256);
+    pub const SCOUT: (u32, u32) = (0, 64);
+    pub const WARMUP: (u64, u64) = (0, 100_000_000);
+    pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
+    /// Longest scenario string accepted (a link is never this long legitimately).
+    pub const MAX_INPUT_BYTES: usize = 4096;
+}
+
+/// A fully specified experiment: topology, routing, switching, traffic, and run length.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    pub k: u32,
+    pub n: u32,
+    pub routing: RoutingKind,
+    pub switching: Switching,
+    pub scout: u32,
+    pub traffic: TrafficKind,
+    /// λ, messages per node per cycle.
+    pub rate: f64,
+    /// M, message length in flits.
+    pub len: u32,
+    /// V, virtual channels per physical channel.
+    pub vcs: u32,
+    /// Flit buffer depth per virtual channel.
+    pub buf: u32,
+    /// β, fraction of messages that are broadcasts.
+    pub beta: f64,
+    pub seed: u64,
+    pub warmup: u64,
+    pub cycles: u64,
+    /// Allow fewer VCs than the deadlock-avoidance scheme needs (deadlock demonstrations).
+    #[serde(rename = "unsafe")]
+    pub allow_unsafe: bool,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            k: 8,
+            n: 2,
+            routing: RoutingKind::Dor,
+            switching: Switching::Wormhole,
+            scout: 0,
+            traffic: TrafficKind::Uniform,
+            rate: 0.005,
+            len: 16,
+            vcs: RoutingKind::Dor.min_vcs(),
+            buf: 4,
+            beta: 0.0,
+            seed: 1,
+            warmup: 10_000,
+            cycles: 100_000,
+            allow_unsafe: false,
+        }
+    }
+}
+
+/// A rejected scenario: which key, and why, in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The offending key (empty when the problem is not tied to one key).
+    pub key: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    fn new(key: &str, message: impl Into<String>) -> Self {
+        ScenarioError { key: key.to_string(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.key, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// The keys in canonical order.
+pub const KEYS: &[&str] = &[
+    "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
+    "seed", "warmup", "cycles", "unsafe",
+];
+
+/// Shows a user's value in an error without flooding the terminal or the page.
+fn quoted(value: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut shown: String = value.chars().take(SHOWN).collect();
+    if value.chars().count() > SHOWN {
+        shown.push('…');
+    }
+    format!("`{}`", shown.escape_debug())
+}
+
+/// Decodes `%XX` escapes (and `+` as a space, as in form encoding). Rejects malformed escapes
+/// and escapes that do not form UTF-8.
+fn percent_decode(key: &str, s: &str) -> Result<String, ScenarioError> {
+    if !s.contains('%') && !s.contains('+') {
+        return Ok(s.to_string());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => out.push(b),
+                    None => return Err(ScenarioError::new(key, "malformed %-escape")),
+                }
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| ScenarioError::new(key, "%-escapes that are not UTF-8"))
+}
+
+fn parse_int<T>(key: &str, value: &str, (lo, hi): (T, T)) -> Result<T, ScenarioError>
+where
+    T: std::str::FromStr + PartialOrd + fmt::Display + Copy,
+{
+    let range = || format!("must be an integer from {lo} to {hi}, got {}", quoted(value));
+    let v: T = value.trim().parse().map_err(|_| ScenarioError::new(key, range()))?;
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(key, range()));
+    }
+    Ok(v)
+}
+
+fn parse_real(key: &str, value: &str, lo: f64, hi: f64, lo_open: bool) -> Result<f64, ScenarioError> {
+    let open = if lo_open { "(" } else { "[" };
+    let range = || format!("must be a number in {open}{lo}, {hi}], got {}", quoted(value));
+    let v: f64 = value.trim().parse().map_err(|_| ScenarioError::new(key, range()))?;
+    let above_lo = if lo_open { v > lo } else { v >= lo };
+    if !v.is_finite() || !above_lo || v > hi {
+        return Err(ScenarioError::new(key, range()));
+    }
+    Ok(v)
+}
+
+fn parse_enum<T>(key: &str, value: &str, from: fn(&str) -> Option<T>, allowed: String) -> Result<T, ScenarioError> {
+    from(value.trim()).ok_or_else(|| ScenarioError::new(key, format!("must be one of {allowed}, got {}", quoted(value))))
+}
+
+impl Scenario {
+    /// Parses and validates a scenario string. A leading `#` or `?` (from a URL) is ignored;
+    /// keys not given take their defaults; `vcs` defaults to the routing algorithm's minimum.
+    pub fn parse(input: &str) -> Result<Scenario, ScenarioError> {
+        if input.len() > limits::MAX_INPUT_BYTES {
+            return Err(ScenarioError::new(
+                "",
+                format!("scenario is {} bytes long; at most {} are accepted", input.len(), limits::MAX_INPUT_BYTES),
+            ));
+        }
+        let body = input.trim();
+        let body = body.strip_prefix('#').or_else(|| body.strip_prefix('?')).unwrap_or(body);
+        let mut s = Scenario::default();
+        let mut seen = [false; KEYS.len()];
+        let mut vcs_given = false;
+        for pair in body.split('&') {
+            if pair.trim().is_empty() {
+                continue;
+            }
+            let (raw_key, raw_value) = pair.split_once('=').ok_or_else(|| {
+                ScenarioError::new(pair.trim(), format!("expected key=value, got {}", quoted(pair)))
+            })?;
+            let key = percent_decode(raw_key, raw_key)?;
+            let key = key.trim();
+            if key.is_empty() {
+                return Err(ScenarioError::new("", format!("empty key in {}", quoted(pair))));
+            }
+            let index = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
+                ScenarioError::new(key, format!("unknown key; the keys are {}", KEYS.join(", ")))
+            })?;
+            if seen[index] {
+                return Err(ScenarioError::new(key, "given more than once"));
+            }
+            seen[index] = true;
+            let value = percent_decode(key, raw_value)?;
+            let v = value.as_str();
+            match key {
+                "k" => s.k = parse_int(key, v, limits::K)?,
+                "n" => s.n = parse_int(key, v, limits::N)?,
+                "routing" => s.routing = parse_enum(key, v, RoutingKind::from_name, RoutingKind::allowed())?,
+                "switching" => s.switching = parse_enum(key, v, Switching::from_name, Switching::allowed())?,
+                "scout" => s.scout = parse_int(key, v, limits::SCOUT)?,
+                "traffic" => s.traffic = parse_enum(key, v, TrafficKind::from_name, TrafficKind::allowed())?,
+                "rate" => s.rate = parse_real(key, v, 0.0, 1.0, true)?,
+                "len" => s.len = parse_int(key, v, limits::LEN)?,
+                "vcs" => {
+                    s.vcs = parse_int(key, v, limits::VCS)?;
+                    vcs_given = true;
+                }
+                "buf" => s.buf = parse_int(key, v, limits::BUF)?,
+                "beta" => s.beta = parse_real(key, v, 0.0, 1.0, false)?,
+                "seed" => s.seed = parse_int(key, v, (0, u64::MAX))?,
+                "warmup" => s.warmup = parse_int(key, v, limits::WARMUP)?,
+                "cycles" => s.cycles = parse_int(key, v, limits::CYCLES)?,
+                "unsafe" => s.allow_unsafe = parse_int(key, v, (0u8, 1u8))? == 1,
+                _ => unreachable!("every key in KEYS has a parser"),
+            }
+        }
+        if !vcs_given {
+            s.vcs = s.routing.min_vcs();
+        }
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Checks the combinations that single keys cannot: size limits, the algorithm's VC
+    /// requirement, and patterns that need a particular topology or algorithm.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let nodes = (self.k as u64).pow(self.n);
+        if nodes > limits::MAX_NODES as u64 {
+            return Err(ScenarioError::new(
+                "k",
+                format!("k^n = {}^{} = {nodes} nodes; at most {} are supported", self.k, self.n, limits::MAX_NODES),
+            ));
+        }
+        let min = self.routing.min_vcs();
+        if self.vcs < min && !self.allow_unsafe {
+            return Err(ScenarioError::new(
+                "vcs",
+                format!(
+                    "routing={} needs at least {min} virtual channels for deadlock freedom, got {}; \
+                     add unsafe=1 to allow deadlock",
+                    self.routing, self.vcs
+                ),
+            ));
+        }
+        if self.switching == Switching::Wormhole && self.scout != 0 {
+            return Err(ScenarioError::new("scout", "a probe lead K > 0 needs switching=scouting"));
+        }
+        if self.scout >= self.len && self.scout > 0 {
+            return Err(ScenarioError::new(
+                "scout",
+                format!("probe lead K = {} must be smaller than the message length len = {}", self.scout, self.len),
+            ));
+        }
+        match self.traffic {
+            TrafficKind::Transpose if self.n != 2 => {
+                return Err(ScenarioError::new("traffic", "transpose needs n = 2"));
+            }
+            TrafficKind::Worstcase if !self.routing.is_oblivious() => {
+                return Err(ScenarioError::new(
+                    "traffic",
+                    format!(
+                        "worstcase is defined for oblivious routing (dor, val, romm, rlb), not routing={}",
+                        self.routing
+                    ),
+                ));
+            }
+            TrafficKind::Hotspot if self.k < 5 && self.n == 1 => {
+                return Err(ScenarioError::new("traffic", "hotspot needs at least five nodes"));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Number of nodes, k^n.
+    pub fn nodes(&self) -> usize {
+        (self.k as usize).pow(self.n)
+    }
+
+    /// Every key, in canonical order, explicitly (so a link does not depend on defaults).
+    pub fn canonical(&self) -> String {
+        format!(
+            "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}",
+            self.k,
+            self.n,
+            self.routing,
+            self.switching,
+            self.scout,
+            self.traffic,
+            self.rate,
+            self.len,
+            self.vcs,
+            self.buf,
+            self.beta,
+            self.seed,
+            self.warmup,
+            self.cycles,
+            self.allow_unsafe as u8
+        )
+    }
+
+    /// Offered load in flits per node per cycle, λM.
+    pub fn offered_flits(&self) -> f64 {
+        self.rate * self.len as f64
+    }
+
+    /// Capacity of the k-ary n-cube under uniform traffic: the 2k^(n-1) channels crossing the
+    /// bisection in each direction carry Nλ/4 flits, so λ_max = 8/k flits/node/cycle for any n.
+    pub fn capacity_flits(&self) -> f64 {
+        8.0 / self.k as f64
+    }
+}
+
+impl std::str::FromStr for Scenario {
+    type Err = ScenarioError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Scenario::parse(s)
+    }
+}

@@ -1,0 +1,1 @@
+//! The cycle-accurate simulator (in progress).

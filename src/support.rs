@@ -1,0 +1,25 @@
+//! Which scenario features this build of the simulator implements. The models evaluate any valid
+//! scenario; the simulator rejects one that names a feature not built yet with a clear error
+//! instead of running something else.
+
+use crate::scenario::{RoutingKind, Scenario, ScenarioError, Switching};
+
+pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
+    let routing_built = matches!(s.routing, RoutingKind::Dor | RoutingKind::Duato | RoutingKind::Minad);
+    if !routing_built {
+        return Err(ScenarioError {
+            key: "routing".into(),
+            message: format!("routing={} is not implemented yet; available: dor, duato, minad", s.routing),
+        });
+    }
+    if s.switching != Switching::Wormhole {
+        return Err(ScenarioError {
+            key: "switching".into(),
+            message: "switching=scouting is not implemented yet".into(),
+        });
+    }
+    if s.beta > 0.0 {
+        return Err(ScenarioError { key: "beta".into(), message: "broadcast traffic (beta > 0) is not implemented yet".into() });
+    }
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! Traffic patterns and the Poisson source (in progress).
