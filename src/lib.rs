@@ -6,6 +6,7 @@
 //! of the analytical [`models`].
 
 pub mod models;
+pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod sim;

@@ -395,8 +395,8 @@ impl Scenario {
                     ),
                 ));
             }
-            TrafficKind::Hotspot if self.k < 5 && self.n == 1 => {
-                return Err(ScenarioError::new("traffic", "hotspot needs at least five nodes"));
+            TrafficKind::Hotspot if (self.n == 1 && self.k < 5) || self.k < 3 => {
+                return Err(ScenarioError::new("traffic", "hotspot needs five distinct adjacent nodes: k >= 5 on a ring, k >= 3 otherwise"));
             }
             _ => {}
         }

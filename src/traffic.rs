@@ -1,1 +1,203 @@
-//! Traffic patterns and the Poisson source (in progress).
+//! Traffic patterns: where each message goes (spec §3, seed 004 Table 2).
+//!
+//! A pattern is the row `Λ[s]` of a traffic matrix: [`Pattern::destination`] draws from it,
+//! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). Arrival times are
+//! the simulator's concern (Poisson, see `sim`).
+
+use crate::rng::{Rng, Stream};
+use crate::scenario::{Scenario, ScenarioError, TrafficKind};
+use crate::topology::{Node, Torus};
+
+/// Hot-spot traffic (seed 004 §5.6): bit-complement background on which five adjacent nodes are
+/// five times as likely to be chosen as any other destination. A message goes to a hot node
+/// (uniformly among the five) with probability `p`, else to its bit-complement destination;
+/// `p` is set so that each hot node's column of Λ sums to 5: `(1 − p) + p·N/5 = 5`.
+pub const HOT_SPOT_FACTOR: f64 = 5.0;
+pub const HOT_SPOTS: usize = 5;
+
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    /// Every node other than the source equally likely (as the seed models assume).
+    Uniform,
+    /// One of the 2n neighbours, each equally likely.
+    Neighbor,
+    /// A fixed destination per source: bit complement, transpose, tornado, diagonal, a seeded
+    /// random permutation, or the worst case of an oblivious algorithm.
+    Fixed(Vec<Node>),
+    /// Seed 004's hot spot.
+    HotSpot { background: Vec<Node>, hot: [Node; HOT_SPOTS], p_hot: f64 },
+}
+
+impl Pattern {
+    pub fn new(s: &Scenario, torus: &Torus) -> Result<Pattern, ScenarioError> {
+        let fixed = |f: &dyn Fn(&[u32]) -> Vec<u32>| {
+            (0..torus.nodes()).map(|u| torus.node_at(&f(&torus.coordinates(u)))).collect::<Vec<_>>()
+        };
+        let k = torus.k;
+        Ok(match s.traffic {
+            TrafficKind::Uniform => Pattern::Uniform,
+            TrafficKind::Neighbor => Pattern::Neighbor,
+            TrafficKind::Bitcomp => Pattern::Fixed(bit_complement(torus)),
+            TrafficKind::Transpose => Pattern::Fixed(fixed(&|x| x.iter().rev().copied().collect())),
+            TrafficKind::Tornado => Pattern::Fixed(fixed(&|x| {
+                let mut y = x.to_vec();
+                y[0] = x[0] + k / 2 + k - 1;
+                y
+            })),
+            TrafficKind::Diagonal => Pattern::Fixed(fixed(&|x| x.iter().map(|c| c + k / 2).collect())),
+            TrafficKind::Permutation => Pattern::Fixed(random_permutation(torus.nodes(), s.seed)),
+            TrafficKind::Hotspot => {
+                let n = torus.nodes() as f64;
+                Pattern::HotSpot {
+                    background: bit_complement(torus),
+                    hot: hot_spots(torus),
+                    p_hot: (HOT_SPOT_FACTOR - 1.0) / (n / HOT_SPOTS as f64 - 1.0),
+                }
+            }
+            TrafficKind::Worstcase => Pattern::Fixed(crate::models::bounds::worst_case_permutation(torus, s.routing)?),
+        })
+    }
+
+    /// Draws the destination of a message generated at `src`.
+    pub fn destination(&self, torus: &Torus, src: Node, rng: &mut Rng) -> Node {
+        match self {
+            Pattern::Uniform => {
+                let d = rng.below(torus.nodes() - 1);
+                if d >= src {
+                    d + 1
+                } else {
+                    d
+                }
+            }
+            Pattern::Neighbor => torus.neighbour(src, rng.below(torus.ports())),
+            Pattern::Fixed(dest) => dest[src as usize],
+            Pattern::HotSpot { background, hot, p_hot } => {
+                if rng.chance(*p_hot) {
+                    hot[rng.below(HOT_SPOTS as u32) as usize]
+                } else {
+                    background[src as usize]
+                }
+            }
+        }
+    }
+
+    /// The row Λ[src]: each possible destination with its probability (summing to 1).
+    pub fn row(&self, torus: &Torus, src: Node) -> Vec<(Node, f64)> {
+        match self {
+            Pattern::Uniform => {
+                let p = 1.0 / (torus.nodes() - 1) as f64;
+                (0..torus.nodes()).filter(|&d| d != src).map(|d| (d, p)).collect()
+            }
+            Pattern::Neighbor => {
+                let p = 1.0 / torus.ports() as f64;
+                (0..torus.ports()).map(|port| (torus.neighbour(src, port), p)).collect()
+            }
+            Pattern::Fixed(dest) => vec![(dest[src as usize], 1.0)],
+            Pattern::HotSpot { background, hot, p_hot } => {
+                let mut row = vec![(background[src as usize], 1.0 - p_hot)];
+                row.extend(hot.iter().map(|&h| (h, p_hot / HOT_SPOTS as f64)));
+                row
+            }
+        }
+    }
+}
+
+fn bit_complement(torus: &Torus) -> Vec<Node> {
+    (0..torus.nodes())
+        .map(|u| torus.node_at(&torus.coordinates(u).iter().map(|x| torus.k - 1 - x).collect::<Vec<_>>()))
+        .collect()
+}
+
+/// Five adjacent nodes around the centre: a plus shape in 2-D and 3-D, a run of five on a ring.
+fn hot_spots(torus: &Torus) -> [Node; HOT_SPOTS] {
+    let c = torus.k / 2;
+    let centre = torus.node_at(&vec![c; torus.n as usize]);
+    if torus.n == 1 {
+        return [c - 2, c - 1, c, c + 1, c + 2].map(|x| x % torus.k);
+    }
+    [centre, torus.neighbour(centre, 0), torus.neighbour(centre, 1), torus.neighbour(centre, 2), torus.neighbour(centre, 3)]
+}
+
+/// A uniformly random permutation of the nodes (Fisher–Yates), fixed by the scenario seed.
+pub fn random_permutation(nodes: u32, seed: u64) -> Vec<Node> {
+    let mut rng = Rng::new(seed, Stream::Pattern);
+    let mut p: Vec<Node> = (0..nodes).collect();
+    for i in (1..nodes as usize).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        p.swap(i, j);
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(traffic: TrafficKind, k: u32, n: u32) -> (Pattern, Torus) {
+        let s = Scenario { k, n, traffic, ..Scenario::default() };
+        let t = Torus::new(k, n);
+        (Pattern::new(&s, &t).unwrap(), t)
+    }
+
+    fn fixed_dest(traffic: TrafficKind, k: u32, n: u32, src: &[u32]) -> Vec<u32> {
+        let (p, t) = pattern(traffic, k, n);
+        let mut rng = Rng::new(1, Stream::Traffic);
+        t.coordinates(p.destination(&t, t.node_at(src), &mut rng))
+    }
+
+    #[test]
+    fn permutation_patterns_by_hand() {
+        // Hand-computed on 8×8: BC (k−1−x, k−1−y); TP (y, x); TOR (x + 3, y); DIA (x + 4, y + 4).
+        assert_eq!(fixed_dest(TrafficKind::Bitcomp, 8, 2, &[1, 2]), vec![6, 5]);
+        assert_eq!(fixed_dest(TrafficKind::Transpose, 8, 2, &[1, 2]), vec![2, 1]);
+        assert_eq!(fixed_dest(TrafficKind::Tornado, 8, 2, &[6, 2]), vec![1, 2]);
+        assert_eq!(fixed_dest(TrafficKind::Diagonal, 8, 2, &[6, 2]), vec![2, 6]);
+        // 3-D: tornado moves only the first dimension; k = 5 gives x + 2 − 1 = x + 1.
+        assert_eq!(fixed_dest(TrafficKind::Tornado, 5, 3, &[4, 1, 2]), vec![0, 1, 2]);
+        assert_eq!(fixed_dest(TrafficKind::Bitcomp, 4, 3, &[0, 1, 3]), vec![3, 2, 0]);
+    }
+
+    #[test]
+    fn random_permutation_is_a_permutation_and_seeded() {
+        let a = random_permutation(64, 9);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..64).collect::<Vec<_>>());
+        assert_eq!(a, random_permutation(64, 9));
+        assert_ne!(a, random_permutation(64, 10));
+    }
+
+    #[test]
+    fn uniform_never_picks_the_source_and_covers_the_rest() {
+        let (p, t) = pattern(TrafficKind::Uniform, 4, 2);
+        let mut rng = Rng::new(5, Stream::Traffic);
+        let mut seen = [0u32; 16];
+        for _ in 0..16_000 {
+            seen[p.destination(&t, 6, &mut rng) as usize] += 1;
+        }
+        assert_eq!(seen[6], 0);
+        assert!(seen.iter().enumerate().all(|(d, &c)| d == 6 || (900..1250).contains(&c)), "{seen:?}");
+    }
+
+    #[test]
+    fn rows_sum_to_one_and_hot_columns_sum_to_five() {
+        for traffic in [TrafficKind::Uniform, TrafficKind::Neighbor, TrafficKind::Hotspot, TrafficKind::Transpose] {
+            let (p, t) = pattern(traffic, 8, 2);
+            let mut column = vec![0.0; 64];
+            for s in 0..t.nodes() {
+                let row = p.row(&t, s);
+                assert!((row.iter().map(|r| r.1).sum::<f64>() - 1.0).abs() < 1e-12);
+                for (d, w) in row {
+                    column[d as usize] += w;
+                }
+            }
+            if let Pattern::HotSpot { hot, .. } = &p {
+                for h in hot {
+                    assert!((column[*h as usize] - 5.0).abs() < 1e-9, "{traffic}: {}", column[*h as usize]);
+                }
+                let distinct: std::collections::BTreeSet<_> = hot.iter().collect();
+                assert_eq!(distinct.len(), 5);
+            }
+        }
+    }
+}
