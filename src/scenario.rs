@@ -133,6 +133,8 @@ pub mod limits {
     pub const SCOUT: (u32, u32) = (0, 64);
     pub const WARMUP: (u64, u64) = (0, 100_000_000);
     pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
+    /// Flit buffers in the whole network (nodes × 2n × vcs × buf) at most this many.
+    pub const MAX_BUFFER_SLOTS: u64 = 1 << 25;
     /// Longest scenario string accepted (a link is never this long legitimately).
     pub const MAX_INPUT_BYTES: usize = 4096;
 }
@@ -360,6 +362,16 @@ impl Scenario {
             return Err(ScenarioError::new(
                 "k",
                 format!("k^n = {}^{} = {nodes} nodes; at most {} are supported", self.k, self.n, limits::MAX_NODES),
+            ));
+        }
+        let slots = nodes * 2 * self.n as u64 * self.vcs as u64 * self.buf as u64;
+        if slots > limits::MAX_BUFFER_SLOTS {
+            return Err(ScenarioError::new(
+                "buf",
+                format!(
+                    "{nodes} nodes × {} channels × vcs={} × buf={} = {slots} flit buffers; at most {} are supported",
+                    2 * self.n, self.vcs, self.buf, limits::MAX_BUFFER_SLOTS
+                ),
             ));
         }
         let min = self.routing.min_vcs();

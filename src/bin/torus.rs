@@ -1,4 +1,139 @@
-fn main() {
-    eprintln!("torus: the command-line tool is being built");
-    std::process::exit(2);
+//! `torus`: the command-line tool. Argument parsing and printing only; the work is in the
+//! library. Bad input exits with code 2 and one line on stderr.
+
+use std::process::ExitCode;
+use std::time::Instant;
+use torus_explorer::experiment::{self, BENCH_SCENARIOS};
+use torus_explorer::sim::Simulation;
+use torus_explorer::Scenario;
+
+const USAGE: &str = "usage:
+  torus run \"<scenario>\"                 simulate; one JSON object of statistics
+  torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
+  torus saturation \"<scenario>\"          saturation throughput by search on the rate
+  torus bench [--json] [--cycles N]      simulator speed on fixed scenarios
+  torus help                             this text
+
+A scenario is key=value pairs joined by '&', e.g.
+  \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
+keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe";
+
+/// A usage or input error: printed on one line, exit code 2.
+struct Fail(String);
+
+impl<E: std::fmt::Display> From<E> for Fail {
+    fn from(e: E) -> Self {
+        Fail(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(message)) => {
+            eprintln!("torus: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("reports serialise")
+}
+
+fn scenario_arg(args: &[String]) -> Result<Scenario, Fail> {
+    let text = args.get(1).ok_or_else(|| Fail(format!("`{}` needs a scenario string; see `torus help`", args[0])))?;
+    Ok(Scenario::parse(text)?)
+}
+
+/// The value after `--name`, if given.
+fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, Fail> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(None),
+        Some(i) => args.get(i + 1).map(|v| Some(v.as_str())).ok_or_else(|| Fail(format!("{name} needs a value"))),
+    }
+}
+
+fn reject_unknown(args: &[String], allowed: &[&str], skip_positional: usize) -> Result<(), Fail> {
+    let mut i = skip_positional;
+    while i < args.len() {
+        let a = args[i].as_str();
+        match allowed.iter().find(|o| o.trim_end_matches('=') == a) {
+            Some(o) if o.ends_with('=') => i += 2,
+            Some(_) => i += 1,
+            None => return Err(Fail(format!("unexpected argument `{a}` for `{}`; see `torus help`", args[0]))),
+        }
+    }
+    Ok(())
+}
+
+fn dispatch(args: &[String]) -> Result<(), Fail> {
+    let Some(command) = args.first() else {
+        return Err(Fail(USAGE.lines().next().unwrap_or_default().to_string() + "; see `torus help`"));
+    };
+    match command.as_str() {
+        "run" => {
+            reject_unknown(args, &[], 2)?;
+            let s = scenario_arg(args)?;
+            let start = Instant::now();
+            let report = Simulation::new(&s)?.run();
+            let mut value = serde_json::to_value(&report)?;
+            value["wall_seconds"] = start.elapsed().as_secs_f64().into();
+            println!("{value}");
+        }
+        "sweep" => {
+            reject_unknown(args, &["--rates="], 2)?;
+            let s = scenario_arg(args)?;
+            let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n".into()))?;
+            let rates = parse_rates(spec)?;
+            for (rate, report) in rates.iter().zip(experiment::sweep(&s, &rates)) {
+                let mut value = serde_json::to_value(&report)?;
+                value["rate"] = (*rate).into();
+                println!("{value}");
+            }
+        }
+        "saturation" => {
+            reject_unknown(args, &[], 2)?;
+            let s = scenario_arg(args)?;
+            println!("{}", json(&experiment::saturation(&s)));
+        }
+        "bench" => {
+            reject_unknown(args, &["--json", "--cycles="], 1)?;
+            let cycles = match option(args, "--cycles")? {
+                Some(v) => v.parse::<u64>().ok().filter(|&c| c >= 10).ok_or_else(|| Fail(format!("--cycles must be an integer >= 10, got `{v}`")))?,
+                None => 200_000,
+            };
+            let as_json = args.iter().any(|a| a == "--json");
+            for text in BENCH_SCENARIOS {
+                let s = Scenario::parse(text)?;
+                let r = experiment::bench(&s, cycles);
+                if as_json {
+                    println!("{}", json(&r));
+                } else {
+                    println!(
+                        "{:>12.0} cycles/s {:>8.1} ns/flit-hop  {}",
+                        r.cycles_per_second, r.ns_per_flit_hop, text
+                    );
+                }
+            }
+        }
+        "help" | "--help" | "-h" => println!("{USAGE}"),
+        other => return Err(Fail(format!("unknown command `{other}`; commands: run, sweep, saturation, bench, help"))),
+    }
+    Ok(())
+}
+
+/// `a:b:n`: n rates from a to b inclusive, 0 < a ≤ b ≤ 1, 1 ≤ n ≤ 1000.
+fn parse_rates(spec: &str) -> Result<Vec<f64>, Fail> {
+    let bad = || Fail(format!("--rates must be a:b:n with 0 < a <= b <= 1 and n from 1 to 1000, got `{spec}`"));
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [a, b, n] = parts.as_slice() else { return Err(bad()) };
+    let a: f64 = a.parse().map_err(|_| bad())?;
+    let b: f64 = b.parse().map_err(|_| bad())?;
+    let n: usize = n.parse().map_err(|_| bad())?;
+    if !(a > 0.0 && a <= b && b <= 1.0 && (1..=1000).contains(&n)) {
+        return Err(bad());
+    }
+    Ok(experiment::rate_grid(a, b, n))
 }

@@ -1,1 +1,757 @@
-//! The cycle-accurate simulator (in progress).
+//! The cycle-accurate, flit-level simulator.
+//!
+//! State lives in flat arrays indexed by virtual channel: network VC `channel · V + v` (its
+//! buffer sits at the downstream router of `channel`), then one injection VC per node.
+//!
+//! Wormhole switching: a header allocates an output VC, which then belongs to its message until
+//! the tail has been sent across it; from the next cycle the upstream router may allocate it to
+//! another message, whose flits queue behind the tail in the same FIFO buffer (BookSim's and
+//! most routers' reallocation). A VC's buffer is a FIFO of message slots (one entry per flit);
+//! `sent` counts the flits of the front message that have left, so the front flit is a header
+//! when `sent == 0` and the front message's tail leaves when `sent` reaches M.
+//!
+//! One [`Simulation::step`] is one cycle, in fixed phases:
+//! 1. generate: Poisson arrivals join the source queues;
+//! 2. at every busy router: VC allocation (headers, oldest message first, candidates from the
+//!    routing algorithm), then switch allocation (one flit per input port and per output port,
+//!    oldest first) — a header is routed and crosses the next channel in the cycle it arrives;
+//! 3. apply the granted moves: flits arrive, credits return (usable next cycle), tails release
+//!    their VCs.
+//!
+//! With no contention a message of M flits over H hops has latency exactly M + H, provided the
+//! buffers hold at least 2 flits (credits come back one cycle after a flit leaves, so a 1-flit
+//! buffer passes a flit every other cycle).
+
+pub mod stats;
+
+use crate::routing::{self, Candidates, RoutePlan, Routing, EJECT};
+use crate::rng::{Rng, Stream};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::topology::{Node, Torus};
+use crate::traffic::Pattern;
+use serde::Serialize;
+use stats::{multiplexing_degree, Delivery, Histogram, Stats};
+use std::collections::VecDeque;
+
+const NONE: u32 = u32::MAX;
+/// `out[vc]` of a VC whose message leaves through the ejection channel.
+const EJECT_VC: u32 = u32::MAX - 1;
+
+/// Deadlock watchdog: flits are buffered in the network and none has moved for this many
+/// cycles. A deadlock-free network under any load moves some flit every few cycles.
+pub const DEADLOCK_CYCLES: u64 = 2_000;
+/// Saturation cut-off: a source whose queue holds this many messages stops generating until
+/// it has room (the processor stalls; nothing is dropped). Shrinks for very large networks so
+/// that all source queues together stay under about a million messages.
+pub const SOURCE_QUEUE_CAP: usize = 1_000;
+const TOTAL_QUEUE_CAP: usize = 1 << 20;
+/// After the measurement window the run keeps loading the network until every labelled message
+/// is delivered, for at most this many cycles (or `cycles`, if longer); then generation stops
+/// and the network drains.
+const DRAIN_UNDER_LOAD_MIN: u64 = 20_000;
+
+/// One message in flight or queued.
+#[derive(Clone, Copy, Debug)]
+struct Message {
+    /// Generation order: the age used by every arbiter (smaller is older).
+    id: u64,
+    src: Node,
+    plan: RoutePlan,
+    generated: u64,
+    injected: u64,
+    /// Cycle from which its header can be routed at its current router.
+    header_ready: u64,
+    hops: u32,
+    labelled: bool,
+}
+
+/// A flit crossing from one VC to the next (or to the ejection channel) this cycle.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    from: u32,
+    to: u32,
+}
+
+/// Live statistics for the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveStats {
+    pub cycle: u64,
+    pub measuring: bool,
+    pub messages_measured: u64,
+    pub latency_mean: f64,
+    pub latency_ci95: f64,
+    pub network_latency_mean: f64,
+    pub source_queue_mean: f64,
+    pub hops_mean: f64,
+    pub offered_flits_per_node_cycle: f64,
+    pub accepted_flits_per_node_cycle: f64,
+    pub flits_in_network: u64,
+    pub messages_queued: u64,
+    pub saturated: bool,
+    pub deadlock: bool,
+}
+
+/// The result of a full run (`torus run`): warm-up, measurement window, drain.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunReport {
+    pub scenario: String,
+    pub latency_mean: f64,
+    pub latency_ci95: f64,
+    pub network_latency_mean: f64,
+    pub source_queue_mean: f64,
+    pub hops_mean: f64,
+    pub offered_flits_per_node_cycle: f64,
+    pub accepted_flits_per_node_cycle: f64,
+    pub accepted_min_pair: f64,
+    pub messages_measured: u64,
+    pub messages_labelled: u64,
+    /// Cycles simulated in all: warm-up, window and drain.
+    pub cycles: u64,
+    pub saturated: bool,
+    pub deadlock: bool,
+    /// Network VCs (`channel · V + v`) whose blocked headers were waiting when deadlock was
+    /// declared.
+    pub deadlock_vcs: Vec<u32>,
+    pub latency_histogram: Histogram,
+    /// Per channel (`node · 2n + port`): fraction of the window's cycles it carried a flit.
+    pub channel_utilisation: Vec<f64>,
+    /// P_v, v = 0..=V: fraction of channel-cycles with exactly v VCs allocated.
+    pub busy_vc_probability: Vec<f64>,
+    /// V̄ = Σ v² P_v / Σ v P_v.
+    pub multiplexing_degree: f64,
+    /// Probability that a header waits for a VC, overall and at each hop index (0 = source).
+    pub blocking_probability: f64,
+    pub blocking_per_hop: Vec<f64>,
+    /// Mean cycles a blocked header waits for its VC.
+    pub mean_wait_when_blocked: f64,
+    /// Flit-hops moved over network channels in the whole run (the unit of `torus bench`).
+    pub flit_hops: u64,
+}
+
+pub struct Simulation {
+    scenario: Scenario,
+    torus: Torus,
+    routing: Box<dyn Routing>,
+    pattern: Pattern,
+    traffic_rng: Rng,
+    routing_rng: Rng,
+    cycle: u64,
+    len: u16,
+    buf: u16,
+    vcs: u32,
+    ports: u32,
+    net_vcs: u32,
+    // Per VC (network VCs, then one injection VC per node).
+    /// The message the VC is allocated to (from header allocation until its tail is sent
+    /// across); for an injection VC, the message being injected.
+    owner: Vec<u32>,
+    flits: Vec<u16>,
+    /// Flits of the front message that have left the VC.
+    sent: Vec<u16>,
+    /// Output VC allocated to the front message (`NONE` until its header is routed).
+    out: Vec<u32>,
+    blocked: Vec<u8>,
+    // Per network VC: a FIFO of `buf` message slots starting at `fifo_head`.
+    fifo: Vec<u32>,
+    fifo_head: Vec<u16>,
+    // Per network VC, at the sender: free slots downstream.
+    credits: Vec<u16>,
+    // Per channel: VCs allocated, and since when (for P_v).
+    busy_vcs: Vec<u8>,
+    busy_since: Vec<u64>,
+    /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
+    in_channel: Vec<u32>,
+    // Per node.
+    source_queue: Vec<VecDeque<u32>>,
+    next_arrival: Vec<f64>,
+    /// Flits buffered at each router (plus 1 while its injection VC is active): idle routers
+    /// are skipped.
+    router_load: Vec<u32>,
+    queue_cap: usize,
+    messages: Vec<Message>,
+    free_messages: Vec<u32>,
+    next_id: u64,
+    moves: Vec<Move>,
+    candidates: Candidates,
+    waiting: Vec<(u64, u32)>,
+    stats: Stats,
+    generating: bool,
+    saturated: bool,
+    deadlock: bool,
+    last_move: u64,
+    flits_in_network: u64,
+    messages_queued: u64,
+    flit_hops: u64,
+    labelled_outstanding: u64,
+    // Conservation ledger, checked every cycle in debug builds.
+    flits_generated: u64,
+    flits_delivered: u64,
+}
+
+impl Simulation {
+    pub fn new(s: &Scenario) -> Result<Simulation, ScenarioError> {
+        s.validate()?;
+        crate::support::check_supported(s)?;
+        let torus = Torus::new(s.k, s.n);
+        let pattern = Pattern::new(s, &torus)?;
+        let nodes = torus.nodes();
+        let ports = torus.ports();
+        let channels = torus.channels();
+        let net_vcs = channels * s.vcs;
+        let all_vcs = (net_vcs + nodes) as usize;
+        let mut in_channel = Vec::with_capacity(channels as usize);
+        for u in 0..nodes {
+            for p in 0..ports {
+                in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
+            }
+        }
+        let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
+        let next_arrival = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
+        let window_end = s.warmup + s.cycles;
+        Ok(Simulation {
+            scenario: s.clone(),
+            routing: routing::build(s),
+            pattern,
+            traffic_rng,
+            routing_rng: Rng::new(s.seed, Stream::Routing),
+            cycle: 0,
+            len: s.len as u16,
+            buf: s.buf as u16,
+            vcs: s.vcs,
+            ports,
+            net_vcs,
+            owner: vec![NONE; all_vcs],
+            flits: vec![0; all_vcs],
+            sent: vec![0; all_vcs],
+            out: vec![NONE; all_vcs],
+            blocked: vec![0; all_vcs],
+            fifo: vec![NONE; (net_vcs * s.buf) as usize],
+            fifo_head: vec![0; net_vcs as usize],
+            credits: vec![s.buf as u16; net_vcs as usize],
+            busy_vcs: vec![0; channels as usize],
+            busy_since: vec![s.warmup; channels as usize],
+            in_channel,
+            source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
+            next_arrival,
+            router_load: vec![0; nodes as usize],
+            queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
+            messages: Vec::new(),
+            free_messages: Vec::new(),
+            next_id: 0,
+            moves: Vec::with_capacity(nodes as usize * (ports as usize + 1)),
+            candidates: Candidates::default(),
+            waiting: Vec::with_capacity((ports * s.vcs + 1) as usize),
+            stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
+            generating: true,
+            saturated: false,
+            deadlock: false,
+            last_move: 0,
+            flits_in_network: 0,
+            messages_queued: 0,
+            flit_hops: 0,
+            labelled_outstanding: 0,
+            flits_generated: 0,
+            flits_delivered: 0,
+            torus,
+        })
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    pub fn torus(&self) -> &Torus {
+        &self.torus
+    }
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+    pub fn vcs(&self) -> u32 {
+        self.vcs
+    }
+    /// Flits buffered in each network VC (`channel · V + v`).
+    pub fn vc_flits(&self) -> &[u16] {
+        &self.flits[..self.net_vcs as usize]
+    }
+    /// Message each network VC is allocated to (its slot in the message table), `u32::MAX`
+    /// when free.
+    pub fn vc_owner(&self) -> &[u32] {
+        &self.owner[..self.net_vcs as usize]
+    }
+    /// 1 where the VC's front flit is a header that found no free VC in the last cycle.
+    pub fn vc_blocked(&self) -> &[u8] {
+        &self.blocked[..self.net_vcs as usize]
+    }
+    /// Flit-hops moved over network channels so far.
+    pub fn flit_hops(&self) -> u64 {
+        self.flit_hops
+    }
+    pub fn deadlocked(&self) -> bool {
+        self.deadlock
+    }
+
+    fn injection_vc(&self, node: Node) -> u32 {
+        self.net_vcs + node
+    }
+
+    /// The message whose flit is at the front of a VC that holds flits.
+    fn front(&self, vc: u32) -> u32 {
+        if vc >= self.net_vcs {
+            self.owner[vc as usize]
+        } else {
+            self.fifo[(vc * self.buf as u32 + self.fifo_head[vc as usize] as u32) as usize]
+        }
+    }
+
+    /// The router a VC's buffer belongs to.
+    fn vc_router(&self, vc: u32) -> Node {
+        if vc >= self.net_vcs {
+            vc - self.net_vcs
+        } else {
+            self.torus.neighbour(self.torus.channel_source(vc / self.vcs), (vc / self.vcs) % self.ports)
+        }
+    }
+
+    /// Advances one cycle.
+    pub fn step(&mut self) {
+        if self.generating {
+            self.generate();
+        }
+        self.moves.clear();
+        for u in 0..self.torus.nodes() {
+            if self.router_load[u as usize] > 0 {
+                self.allocate_vcs(u);
+                self.allocate_switch(u);
+            }
+        }
+        self.apply_moves();
+        if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
+            self.deadlock = true;
+        }
+        if cfg!(debug_assertions) {
+            self.check_invariants();
+        }
+        self.cycle += 1;
+        if self.cycle == self.stats.window_start || self.cycle == self.stats.window_end {
+            self.flush_busy_time();
+        }
+    }
+
+    fn generate(&mut self) {
+        let now = self.cycle;
+        for u in 0..self.torus.nodes() {
+            while self.next_arrival[u as usize] < (now + 1) as f64 {
+                if self.source_queue[u as usize].len() >= self.queue_cap {
+                    self.saturated = true;
+                    self.next_arrival[u as usize] = (now + 1) as f64;
+                    break;
+                }
+                self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
+                let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
+                let plan = self.routing.plan(&self.torus, u, dest, &mut self.routing_rng);
+                let labelled = self.stats.in_window(now);
+                let m = Message {
+                    id: self.next_id,
+                    src: u,
+                    plan,
+                    generated: now,
+                    injected: now,
+                    header_ready: now,
+                    hops: 0,
+                    labelled,
+                };
+                self.next_id += 1;
+                let slot = match self.free_messages.pop() {
+                    Some(slot) => {
+                        self.messages[slot as usize] = m;
+                        slot
+                    }
+                    None => {
+                        self.messages.push(m);
+                        self.messages.len() as u32 - 1
+                    }
+                };
+                self.stats.generated(now, self.len as u32);
+                self.flits_generated += self.len as u64;
+                if labelled {
+                    self.labelled_outstanding += 1;
+                }
+                self.source_queue[u as usize].push_back(slot);
+                self.messages_queued += 1;
+                if self.owner[self.injection_vc(u) as usize] == NONE {
+                    self.start_injection(u, now);
+                }
+            }
+        }
+    }
+
+    /// Moves the next queued message of `node` onto its injection VC.
+    fn start_injection(&mut self, node: Node, ready: u64) {
+        if let Some(slot) = self.source_queue[node as usize].pop_front() {
+            self.messages_queued -= 1;
+            let vc = self.injection_vc(node) as usize;
+            self.owner[vc] = slot;
+            self.flits[vc] = self.len;
+            self.sent[vc] = 0;
+            self.out[vc] = NONE;
+            self.messages[slot as usize].header_ready = ready;
+            self.router_load[node as usize] += 1;
+        }
+    }
+
+    /// The input VCs of router `u` (network input ports, then injection), as a range per port.
+    fn input_port_vcs(&self, u: Node, port: u32) -> std::ops::Range<u32> {
+        if port == self.ports {
+            let vc = self.injection_vc(u);
+            vc..vc + 1
+        } else {
+            let base = self.in_channel[(u * self.ports + port) as usize] * self.vcs;
+            base..base + self.vcs
+        }
+    }
+
+    /// VC allocation at router `u`: headers at the front of their input VC, oldest first,
+    /// each take the preferred free VC among the routing algorithm's candidates.
+    fn allocate_vcs(&mut self, u: Node) {
+        self.waiting.clear();
+        for port in 0..=self.ports {
+            for vc in self.input_port_vcs(u, port) {
+                let i = vc as usize;
+                if self.flits[i] > 0 && self.out[i] == NONE && self.sent[i] == 0 {
+                    self.waiting.push((self.messages[self.front(vc) as usize].id, vc));
+                }
+            }
+        }
+        if self.waiting.is_empty() {
+            return;
+        }
+        self.waiting.sort_unstable();
+        for w in 0..self.waiting.len() {
+            let vc = self.waiting[w].1 as usize;
+            let slot = self.front(vc as u32) as usize;
+            self.candidates.clear();
+            self.routing.candidates(&self.torus, u, &mut self.messages[slot].plan, &mut self.candidates);
+            match self.select(u) {
+                Some(chosen) => {
+                    self.out[vc] = chosen;
+                    self.blocked[vc] = 0;
+                    let m = &self.messages[slot];
+                    self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
+                    if chosen != EJECT_VC {
+                        self.owner[chosen as usize] = slot as u32;
+                        self.change_busy(chosen / self.vcs, 1, self.cycle);
+                    }
+                }
+                None => self.blocked[vc] = 1,
+            }
+        }
+    }
+
+    /// Selection among the candidates: lowest priority value first; among equals, the port
+    /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
+    /// lowest-numbered free VC of the candidate's set.
+    fn select(&self, u: Node) -> Option<u32> {
+        let mut best: Option<(u8, u32, u32)> = None;
+        for c in self.candidates.as_slice() {
+            if c.port == EJECT {
+                return Some(EJECT_VC);
+            }
+            if let Some((priority, _, _)) = best {
+                if c.priority > priority {
+                    break;
+                }
+            }
+            let base = self.torus.channel(u, c.port) * self.vcs;
+            let mut mask = c.vcs & ((1u64 << self.vcs) - 1) as u32;
+            let mut free = None;
+            while mask != 0 {
+                let v = mask.trailing_zeros();
+                if self.owner[(base + v) as usize] == NONE {
+                    free = Some(base + v);
+                    break;
+                }
+                mask &= mask - 1;
+            }
+            let Some(vc) = free else { continue };
+            let queued: u32 = (base..base + self.vcs).map(|i| (self.buf - self.credits[i as usize]) as u32).sum();
+            if best.is_none_or(|(p, q, _)| (c.priority, queued) < (p, q)) {
+                best = Some((c.priority, queued, vc));
+            }
+        }
+        best.map(|(_, _, vc)| vc)
+    }
+
+    /// Switch allocation at router `u`: each input port offers its oldest VC that has a flit
+    /// and somewhere to send it; each output port (and the ejection channel) takes the oldest
+    /// offer.
+    fn allocate_switch(&mut self, u: Node) {
+        const NO_OFFER: (u64, u32) = (u64::MAX, NONE);
+        let mut offers = [NO_OFFER; 2 * crate::scenario::limits::N.1 as usize + 1];
+        for port in 0..=self.ports {
+            let mut best = NO_OFFER;
+            for vc in self.input_port_vcs(u, port) {
+                let i = vc as usize;
+                let out = self.out[i];
+                if out == NONE || self.flits[i] == 0 || (out != EJECT_VC && self.credits[out as usize] == 0) {
+                    continue;
+                }
+                let id = self.messages[self.front(vc) as usize].id;
+                if id < best.0 {
+                    best = (id, vc);
+                }
+            }
+            if best.1 == NONE {
+                continue;
+            }
+            let out = self.out[best.1 as usize];
+            let out_port = if out == EJECT_VC { self.ports } else { (out / self.vcs) % self.ports };
+            if best.0 < offers[out_port as usize].0 {
+                offers[out_port as usize] = best;
+            }
+        }
+        for &(_, vc) in &offers[..=self.ports as usize] {
+            if vc != NONE {
+                self.moves.push(Move { from: vc, to: self.out[vc as usize] });
+            }
+        }
+    }
+
+    /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
+    fn apply_moves(&mut self) {
+        let now = self.cycle;
+        if !self.moves.is_empty() {
+            self.last_move = now;
+        }
+        for i in 0..self.moves.len() {
+            let Move { from, to } = self.moves[i];
+            let slot = self.front(from);
+            let header = self.sent[from as usize] == 0;
+            let tail = self.sent[from as usize] + 1 == self.len;
+            self.depart(from, tail, now);
+            if header && from >= self.net_vcs {
+                self.messages[slot as usize].injected = now;
+            }
+            if to == EJECT_VC {
+                self.stats.ejected_flit(now);
+                self.flits_delivered += 1;
+                if tail {
+                    self.deliver(slot, now);
+                }
+                continue;
+            }
+            let t = to as usize;
+            let buf = self.buf as u32;
+            let at = to * buf + (self.fifo_head[t] as u32 + self.flits[t] as u32) % buf;
+            self.fifo[at as usize] = slot;
+            self.flits[t] += 1;
+            self.credits[t] -= 1;
+            self.flits_in_network += 1;
+            self.flit_hops += 1;
+            let downstream = self.vc_router(to);
+            self.router_load[downstream as usize] += 1;
+            self.stats.channel_flit(now, (to / self.vcs) as usize);
+            if header {
+                let m = &mut self.messages[slot as usize];
+                m.hops += 1;
+                m.header_ready = now + 1;
+            }
+            if tail {
+                self.owner[t] = NONE;
+                self.change_busy(to / self.vcs, -1, now + 1);
+            }
+        }
+    }
+
+    /// The front flit leaves `vc`: its credit goes back upstream (usable next cycle), and when
+    /// it is the tail the VC's routing state is cleared for the next message.
+    fn depart(&mut self, vc: u32, tail: bool, now: u64) {
+        let v = vc as usize;
+        self.flits[v] -= 1;
+        self.sent[v] += 1;
+        let router = self.vc_router(vc);
+        if vc < self.net_vcs {
+            self.fifo_head[v] = ((self.fifo_head[v] as u32 + 1) % self.buf as u32) as u16;
+            self.credits[v] += 1;
+            self.flits_in_network -= 1;
+            self.router_load[router as usize] -= 1;
+        }
+        if tail {
+            self.sent[v] = 0;
+            self.out[v] = NONE;
+            if vc >= self.net_vcs {
+                self.owner[v] = NONE;
+                self.router_load[router as usize] -= 1;
+                self.start_injection(router, now + 1);
+            }
+        }
+    }
+
+    fn deliver(&mut self, slot: u32, now: u64) {
+        let m = self.messages[slot as usize];
+        self.stats.delivered(&Delivery {
+            src: m.src,
+            dest: m.plan.dest,
+            generated: m.generated,
+            injected: m.injected,
+            delivered: now,
+            hops: m.hops,
+            labelled: m.labelled,
+            flits: self.len as u32,
+        });
+        if m.labelled {
+            self.labelled_outstanding -= 1;
+        }
+        self.free_messages.push(slot);
+    }
+
+    /// A channel's count of allocated VCs changes at cycle `at`: account the time spent at the
+    /// old count inside the measurement window.
+    fn change_busy(&mut self, channel: u32, delta: i8, at: u64) {
+        let c = channel as usize;
+        let (start, end) = (self.stats.window_start, self.stats.window_end);
+        let from = self.busy_since[c].max(start);
+        let to = at.min(end);
+        if to > from {
+            self.stats.busy_vcs(self.busy_vcs[c] as usize, to - from);
+        }
+        self.busy_since[c] = at;
+        self.busy_vcs[c] = (self.busy_vcs[c] as i8 + delta) as u8;
+    }
+
+    /// At the window's edges every channel's current count is accounted up to now.
+    fn flush_busy_time(&mut self) {
+        for c in 0..self.busy_vcs.len() as u32 {
+            self.change_busy(c, 0, self.cycle);
+        }
+    }
+
+    /// Flit and credit conservation, one message per VC, no buffer over capacity.
+    fn check_invariants(&self) {
+        let mut buffered = 0u64;
+        for vc in 0..self.net_vcs as usize {
+            let (f, c) = (self.flits[vc], self.credits[vc]);
+            assert_eq!(f + c, self.buf, "cycle {}: VC {vc}: {f} flits + {c} credits != buffer {}", self.cycle, self.buf);
+            if f == 0 {
+                assert!(self.sent[vc] == 0 && self.out[vc] == NONE, "cycle {}: empty VC {vc} keeps routing state", self.cycle);
+            }
+            self.check_fifo(vc as u32);
+            buffered += f as u64;
+        }
+        assert_eq!(buffered, self.flits_in_network);
+        let injecting: u64 = (self.net_vcs as usize..self.flits.len()).map(|vc| self.flits[vc] as u64).sum();
+        let queued = self.messages_queued * self.len as u64;
+        assert_eq!(
+            self.flits_generated,
+            self.flits_delivered + buffered + injecting + queued,
+            "cycle {}: flits not conserved",
+            self.cycle
+        );
+    }
+
+    /// A VC's buffer holds whole runs of flits, message after message, in order: the front
+    /// message's remaining flits, then complete or still-arriving messages; only the last run
+    /// may belong to the message the VC is allocated to.
+    fn check_fifo(&self, vc: u32) {
+        let buf = self.buf as u32;
+        let (head, count) = (self.fifo_head[vc as usize] as u32, self.flits[vc as usize] as u32);
+        let mut run_left = (self.len - self.sent[vc as usize]) as u32;
+        let mut run = NONE;
+        for i in 0..count {
+            let slot = self.fifo[(vc * buf + (head + i) % buf) as usize];
+            if run_left == 0 || run == NONE {
+                if run != NONE {
+                    run_left = self.len as u32;
+                }
+                run = slot;
+            }
+            assert_eq!(slot, run, "cycle {}: VC {vc} interleaves messages", self.cycle);
+            run_left -= 1;
+        }
+        if run_left > 0 && run != NONE {
+            assert_eq!(self.owner[vc as usize], run, "cycle {}: VC {vc}'s unfinished message does not own it", self.cycle);
+        }
+    }
+
+    /// Runs warm-up, the measurement window and the drain, and reports (`torus run`).
+    pub fn run(mut self) -> RunReport {
+        let window_end = self.stats.window_end;
+        while self.cycle < window_end && !self.deadlock {
+            self.step();
+        }
+        let drain_limit = window_end + self.scenario.cycles.max(DRAIN_UNDER_LOAD_MIN);
+        while self.labelled_outstanding > 0 && !self.deadlock {
+            if self.cycle >= drain_limit && self.generating {
+                self.generating = false;
+                self.saturated = true;
+            }
+            self.step();
+        }
+        self.report()
+    }
+
+    fn report(&self) -> RunReport {
+        let s = &self.stats;
+        let offered = s.offered_flits_per_node_cycle();
+        let accepted = s.accepted_flits_per_node_cycle();
+        let pv = s.busy_vc_distribution();
+        let deadlock_vcs = if self.deadlock {
+            (0..self.net_vcs).filter(|&vc| self.blocked[vc as usize] == 1).collect()
+        } else {
+            Vec::new()
+        };
+        RunReport {
+            scenario: self.scenario.canonical(),
+            latency_mean: s.latency_mean(),
+            latency_ci95: s.latency_ci95(),
+            network_latency_mean: s.network_latency_mean(),
+            source_queue_mean: s.source_queue_mean(),
+            hops_mean: s.hops_mean(),
+            offered_flits_per_node_cycle: offered,
+            accepted_flits_per_node_cycle: accepted,
+            accepted_min_pair: s.accepted_min_pair(|src, dest| {
+                self.pattern.row(&self.torus, src).iter().filter(|r| r.0 == dest).map(|r| r.1).sum()
+            }),
+            messages_measured: s.labelled_delivered,
+            messages_labelled: s.labelled_generated,
+            cycles: self.cycle,
+            saturated: self.saturated || accepted < 0.95 * offered,
+            deadlock: self.deadlock,
+            deadlock_vcs,
+            latency_histogram: s.histogram(),
+            channel_utilisation: s.channel_utilisation(),
+            multiplexing_degree: multiplexing_degree(&pv),
+            busy_vc_probability: pv,
+            blocking_probability: s.blocking_probability(),
+            blocking_per_hop: s.blocking_per_hop(),
+            mean_wait_when_blocked: s.mean_wait_when_blocked(),
+            flit_hops: self.flit_hops,
+        }
+    }
+
+    /// Statistics so far, for the page (the window counts from `warmup` to now).
+    pub fn live_stats(&self) -> LiveStats {
+        let mut s = self.stats.clone();
+        s.window_end = self.cycle.max(s.window_start + 1);
+        let measuring = self.cycle > s.window_start;
+        LiveStats {
+            cycle: self.cycle,
+            measuring,
+            messages_measured: s.labelled_delivered,
+            latency_mean: s.latency_mean(),
+            latency_ci95: s.latency_ci95(),
+            network_latency_mean: s.network_latency_mean(),
+            source_queue_mean: s.source_queue_mean(),
+            hops_mean: s.hops_mean(),
+            offered_flits_per_node_cycle: if measuring { s.offered_flits_per_node_cycle() } else { 0.0 },
+            accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle() } else { 0.0 },
+            flits_in_network: self.flits_in_network,
+            messages_queued: self.messages_queued,
+            saturated: self.saturated,
+            deadlock: self.deadlock,
+        }
+    }
+}
+
+/// Simulates a scenario from start to finish, exactly as `torus run` does.
+pub fn run(s: &Scenario) -> Result<RunReport, ScenarioError> {
+    Ok(Simulation::new(s)?.run())
+}

@@ -1,0 +1,36 @@
+//! Minimal adaptive routing with *-channels (MIN AD; seed 004 §4.1 and Table 1, after Linder &
+//! Harden / Dally's *-channels). Always in the minimal quadrant; at each hop the productive
+//! dimension with the shortest output queue is taken. Each channel has a non-* VC (fully
+//! adaptive) and two *-channels *0/*1, usable only on the lowest productive dimension (dimension
+//! order), *1 once the message has crossed the wrap-around link of that dimension.
+//!
+//! Unlike [`super::duato`], the *-channel competes at the same priority as the non-* VCs: the
+//! port is chosen by queue length first, and on the chosen port a free non-* VC is taken before
+//! a *-channel.
+//!
+//! `routing=minad&vcs=3` (VCs above 3 are added to the non-* set).
+
+use super::duato::productive_ports;
+use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use crate::rng::Rng;
+use crate::topology::{Node, Torus};
+
+pub struct MinAd {
+    pub sets: VcSets,
+}
+
+impl Routing for MinAd {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+        RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
+    }
+
+    fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
+        match dimension_order_hop(t, at, plan) {
+            Some((port, wrapped)) => {
+                productive_ports(t, at, plan, self.sets.adaptive(), 0, out);
+                out.push(port, self.sets.escape(wrapped), 0);
+            }
+            None => out.push(EJECT, 0, 0),
+        }
+    }
+}

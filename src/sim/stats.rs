@@ -1,0 +1,353 @@
+//! Statistics: observes the network, never changes it.
+//!
+//! Messages generated during the measurement window `[warmup, warmup + cycles)` are *labelled*;
+//! latency, hop and queueing statistics are over labelled messages (seed 004's method), while
+//! throughput and utilisation count everything that moves inside the window.
+
+use serde::Serialize;
+
+/// Batches for the batch-means confidence interval.
+pub const BATCHES: usize = 20;
+/// Student's t quantile t(0.975, BATCHES − 1 = 19 degrees of freedom).
+const T_975_19: f64 = 2.093;
+/// Latencies are counted exactly up to this many cycles; longer ones share the last bin.
+const HISTOGRAM_EXACT: usize = 1 << 16;
+/// Bins in the reported histogram.
+const HISTOGRAM_BINS: usize = 64;
+/// Hops are tracked individually up to this index (longer paths share the last entry).
+pub const MAX_TRACKED_HOPS: usize = 64;
+
+#[derive(Clone, Debug)]
+pub struct Stats {
+    pub window_start: u64,
+    pub window_end: u64,
+    nodes: u64,
+    // Labelled messages, by batch of generation time.
+    batch_sum: [f64; BATCHES],
+    batch_count: [u64; BATCHES],
+    latency_sum: f64,
+    network_latency_sum: f64,
+    source_queue_sum: f64,
+    hops_sum: f64,
+    pub labelled_generated: u64,
+    pub labelled_delivered: u64,
+    histogram: Vec<u32>,
+    // Everything inside the window.
+    pub generated_flits: u64,
+    pub ejected_flits: u64,
+    channel_flits: Vec<u64>,
+    /// Flits of each source–destination pair delivered inside the window (small networks).
+    pair_flits: Vec<u32>,
+    per_source_flits: Vec<u64>,
+    // Header blocking at each hop index h (0 = at the source router).
+    hop_attempts: Vec<u64>,
+    hop_blocked: Vec<u64>,
+    hop_wait: Vec<u64>,
+    /// Channel-cycles with exactly v busy VCs, accumulated lazily per channel.
+    busy_vc_time: Vec<u64>,
+}
+
+/// Pairs are tracked individually below this many nodes (N² counters).
+const PAIR_TRACKING_MAX_NODES: usize = 1024;
+
+/// A delivered message, as the statistics see it.
+pub struct Delivery {
+    pub src: u32,
+    pub dest: u32,
+    pub generated: u64,
+    pub injected: u64,
+    pub delivered: u64,
+    pub hops: u32,
+    pub labelled: bool,
+    pub flits: u32,
+}
+
+/// Latency histogram: `counts[i]` messages had latency in `[start + i·width, start + (i+1)·width)`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Histogram {
+    pub start: u64,
+    pub width: u64,
+    pub counts: Vec<u64>,
+}
+
+impl Stats {
+    pub fn new(window_start: u64, window_end: u64, nodes: usize, channels: usize, vcs: usize) -> Stats {
+        let pairs = if nodes <= PAIR_TRACKING_MAX_NODES { nodes * nodes } else { 0 };
+        Stats {
+            window_start,
+            window_end,
+            nodes: nodes as u64,
+            batch_sum: [0.0; BATCHES],
+            batch_count: [0; BATCHES],
+            latency_sum: 0.0,
+            network_latency_sum: 0.0,
+            source_queue_sum: 0.0,
+            hops_sum: 0.0,
+            labelled_generated: 0,
+            labelled_delivered: 0,
+            histogram: vec![0; HISTOGRAM_EXACT],
+            generated_flits: 0,
+            ejected_flits: 0,
+            channel_flits: vec![0; channels],
+            pair_flits: vec![0; pairs],
+            per_source_flits: vec![0; nodes],
+            hop_attempts: vec![0; MAX_TRACKED_HOPS],
+            hop_blocked: vec![0; MAX_TRACKED_HOPS],
+            hop_wait: vec![0; MAX_TRACKED_HOPS],
+            busy_vc_time: vec![0; vcs + 1],
+        }
+    }
+
+    pub fn in_window(&self, cycle: u64) -> bool {
+        cycle >= self.window_start && cycle < self.window_end
+    }
+
+    pub fn generated(&mut self, cycle: u64, flits: u32) {
+        if self.in_window(cycle) {
+            self.generated_flits += flits as u64;
+            self.labelled_generated += 1;
+        }
+    }
+
+    pub fn channel_flit(&mut self, cycle: u64, channel: usize) {
+        if self.in_window(cycle) {
+            self.channel_flits[channel] += 1;
+        }
+    }
+
+    pub fn ejected_flit(&mut self, cycle: u64) {
+        if self.in_window(cycle) {
+            self.ejected_flits += 1;
+        }
+    }
+
+    /// A header got its output at hop index `hop` after waiting `wait` cycles.
+    pub fn header_routed(&mut self, cycle: u64, hop: u32, wait: u64) {
+        if self.in_window(cycle) {
+            let h = (hop as usize).min(MAX_TRACKED_HOPS - 1);
+            self.hop_attempts[h] += 1;
+            if wait > 0 {
+                self.hop_blocked[h] += 1;
+                self.hop_wait[h] += wait;
+            }
+        }
+    }
+
+    /// `cycles` channel-cycles spent with exactly `busy` VCs allocated (only the part inside
+    /// the window is counted by the caller).
+    pub fn busy_vcs(&mut self, busy: usize, cycles: u64) {
+        self.busy_vc_time[busy] += cycles;
+    }
+
+    pub fn delivered(&mut self, d: &Delivery) {
+        if self.in_window(d.delivered) {
+            let flits = d.flits;
+            self.per_source_flits[d.src as usize] += flits as u64;
+            if !self.pair_flits.is_empty() {
+                self.pair_flits[(d.src as u64 * self.nodes + d.dest as u64) as usize] += flits;
+            }
+        }
+        if !d.labelled {
+            return;
+        }
+        let latency = d.delivered + 1 - d.generated;
+        let batch = ((d.generated - self.window_start) * BATCHES as u64 / (self.window_end - self.window_start)) as usize;
+        self.batch_sum[batch] += latency as f64;
+        self.batch_count[batch] += 1;
+        self.latency_sum += latency as f64;
+        self.network_latency_sum += (d.delivered + 1 - d.injected) as f64;
+        self.source_queue_sum += (d.injected - d.generated) as f64;
+        self.hops_sum += d.hops as f64;
+        self.labelled_delivered += 1;
+        self.histogram[(latency as usize).min(HISTOGRAM_EXACT - 1)] += 1;
+    }
+
+    fn mean(&self, sum: f64) -> f64 {
+        if self.labelled_delivered == 0 {
+            0.0
+        } else {
+            sum / self.labelled_delivered as f64
+        }
+    }
+
+    pub fn latency_mean(&self) -> f64 {
+        self.mean(self.latency_sum)
+    }
+    pub fn network_latency_mean(&self) -> f64 {
+        self.mean(self.network_latency_sum)
+    }
+    pub fn source_queue_mean(&self) -> f64 {
+        self.mean(self.source_queue_sum)
+    }
+    pub fn hops_mean(&self) -> f64 {
+        self.mean(self.hops_sum)
+    }
+
+    /// Half-width of the 95% confidence interval of the mean latency by batch means over
+    /// [`BATCHES`] equal slices of the window (by generation time). Batches without messages
+    /// are left out; fewer than two batches give 0.
+    pub fn latency_ci95(&self) -> f64 {
+        let means: Vec<f64> = (0..BATCHES)
+            .filter(|&b| self.batch_count[b] > 0)
+            .map(|b| self.batch_sum[b] / self.batch_count[b] as f64)
+            .collect();
+        let b = means.len() as f64;
+        if means.len() < 2 {
+            return 0.0;
+        }
+        let mean = means.iter().sum::<f64>() / b;
+        let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (b - 1.0);
+        T_975_19 * (var / b).sqrt()
+    }
+
+    fn window_cycles(&self) -> f64 {
+        (self.window_end - self.window_start) as f64
+    }
+
+    pub fn offered_flits_per_node_cycle(&self) -> f64 {
+        self.generated_flits as f64 / (self.nodes as f64 * self.window_cycles())
+    }
+
+    pub fn accepted_flits_per_node_cycle(&self) -> f64 {
+        self.ejected_flits as f64 / (self.nodes as f64 * self.window_cycles())
+    }
+
+    /// Seed 004's minimum accepted throughput α′: the least accepted rate of any active
+    /// source–destination pair, scaled by that pair's share `Λ[s][d]` of its source's traffic
+    /// so that it is comparable with the average (flits/node/cycle). Above
+    /// `PAIR_TRACKING_MAX_NODES` nodes it is the minimum over sources instead.
+    pub fn accepted_min_pair(&self, share: impl Fn(u32, u32) -> f64) -> f64 {
+        let cycles = self.window_cycles();
+        let mut min = f64::INFINITY;
+        if self.pair_flits.is_empty() {
+            for &f in &self.per_source_flits {
+                min = min.min(f as f64 / cycles);
+            }
+        } else {
+            for s in 0..self.nodes as u32 {
+                for d in 0..self.nodes as u32 {
+                    let w = share(s, d);
+                    if w > 0.0 {
+                        let f = self.pair_flits[(s as u64 * self.nodes + d as u64) as usize];
+                        min = min.min(f as f64 / cycles / w);
+                    }
+                }
+            }
+        }
+        if min.is_finite() {
+            min
+        } else {
+            0.0
+        }
+    }
+
+    /// Fraction of the window's cycles each channel carried a flit.
+    pub fn channel_utilisation(&self) -> Vec<f64> {
+        self.channel_flits.iter().map(|&f| f as f64 / self.window_cycles()).collect()
+    }
+
+    /// P_v: the fraction of channel-cycles with exactly v VCs allocated, v = 0..=V.
+    pub fn busy_vc_distribution(&self) -> Vec<f64> {
+        let total: u64 = self.busy_vc_time.iter().sum();
+        self.busy_vc_time.iter().map(|&t| if total == 0 { 0.0 } else { t as f64 / total as f64 }).collect()
+    }
+
+    /// Probability that a header is blocked (waits for a VC) at hop index h, per h up to the
+    /// longest path seen.
+    pub fn blocking_per_hop(&self) -> Vec<f64> {
+        let last = self.hop_attempts.iter().rposition(|&a| a > 0).map_or(0, |i| i + 1);
+        (0..last)
+            .map(|h| if self.hop_attempts[h] == 0 { 0.0 } else { self.hop_blocked[h] as f64 / self.hop_attempts[h] as f64 })
+            .collect()
+    }
+
+    /// Overall probability that a header waits for a VC at a hop.
+    pub fn blocking_probability(&self) -> f64 {
+        let attempts: u64 = self.hop_attempts.iter().sum();
+        if attempts == 0 {
+            0.0
+        } else {
+            self.hop_blocked.iter().sum::<u64>() as f64 / attempts as f64
+        }
+    }
+
+    /// Mean cycles a blocked header waits before it gets a VC.
+    pub fn mean_wait_when_blocked(&self) -> f64 {
+        let blocked: u64 = self.hop_blocked.iter().sum();
+        if blocked == 0 {
+            0.0
+        } else {
+            self.hop_wait.iter().sum::<u64>() as f64 / blocked as f64
+        }
+    }
+
+    /// The labelled latencies in at most [`HISTOGRAM_BINS`] equal bins.
+    pub fn histogram(&self) -> Histogram {
+        let first = self.histogram.iter().position(|&c| c > 0);
+        let last = self.histogram.iter().rposition(|&c| c > 0);
+        let (Some(first), Some(last)) = (first, last) else {
+            return Histogram::default();
+        };
+        let width = (last - first) / HISTOGRAM_BINS + 1;
+        let mut counts = vec![0u64; (last - first) / width + 1];
+        for (i, &c) in self.histogram[first..=last].iter().enumerate() {
+            counts[i / width] += c as u64;
+        }
+        Histogram { start: first as u64, width: width as u64, counts }
+    }
+}
+
+/// V̄ = Σ v² P_v / Σ v P_v: the mean number of VCs multiplexed on a busy channel, as the
+/// seed models define it.
+pub fn multiplexing_degree(p: &[f64]) -> f64 {
+    let (num, den) = p.iter().enumerate().fold((0.0, 0.0), |(n, d), (v, &pv)| {
+        let v = v as f64;
+        (n + v * v * pv, d + v * pv)
+    });
+    if den == 0.0 {
+        0.0
+    } else {
+        num / den
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delivery(generated: u64, delivered: u64) -> Delivery {
+        Delivery { src: 0, dest: 1, generated, injected: generated, delivered, hops: 2, labelled: true, flits: 4 }
+    }
+
+    #[test]
+    fn latency_mean_and_batch_ci_by_hand() {
+        let mut s = Stats::new(0, 20, 2, 4, 2);
+        // One message per batch: latencies 10 and 12 alternating. Batch means alternate too:
+        // mean 11, sample variance 20/19·1 = 1.0526, CI = 2.093·sqrt(1.0526/20) = 0.4802.
+        for b in 0..20 {
+            let lat = if b % 2 == 0 { 10 } else { 12 };
+            s.delivered(&delivery(b, b + lat - 1));
+        }
+        assert_eq!(s.latency_mean(), 11.0);
+        assert!((s.latency_ci95() - 0.48016).abs() < 1e-4, "{}", s.latency_ci95());
+    }
+
+    #[test]
+    fn multiplexing_degree_by_hand() {
+        // P_0 = 0.5, P_1 = 0.3, P_2 = 0.2: (0.3 + 0.8) / (0.3 + 0.4) = 1.5714.
+        assert!((multiplexing_degree(&[0.5, 0.3, 0.2]) - 1.1 / 0.7).abs() < 1e-12);
+        assert_eq!(multiplexing_degree(&[1.0, 0.0]), 0.0);
+    }
+
+    #[test]
+    fn histogram_bins_cover_every_message() {
+        let mut s = Stats::new(0, 1000, 2, 4, 2);
+        for i in 0..500u64 {
+            s.delivered(&delivery(i, i + 20 + (i % 300)));
+        }
+        let h = s.histogram();
+        assert_eq!(h.counts.iter().sum::<u64>(), 500);
+        assert_eq!(h.start, 21);
+        assert!(h.counts.len() <= HISTOGRAM_BINS);
+    }
+}
