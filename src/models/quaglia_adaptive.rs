@@ -51,7 +51,7 @@ pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
     if s.n != 2 {
         return Err(format!("the Quaglia model is defined for a 2-D torus only (n = 2), got n = {}", s.n));
     }
-    if s.k < 4 || s.k % 4 != 0 {
+    if s.k < 4 || !s.k.is_multiple_of(4) {
         return Err(format!(
             "the Quaglia model needs k to be a multiple of 4 (K = k/4 hops per dimension), got k = {}",
             s.k
@@ -81,7 +81,7 @@ impl LatencyModel for QuagliaAdaptive {
     /// torus; gives no latency when `k` is not a positive multiple of 4 (the average-message
     /// diagram needs an integer `K`), and empty quantities whenever the latency is `None`.
     fn evaluate(&self, s: &Scenario, rate: f64) -> Evaluation {
-        if !(rate >= 0.0 && rate.is_finite()) || s.k < 4 || s.k % 4 != 0 || s.len == 0 {
+        if !(rate >= 0.0 && rate.is_finite()) || s.k < 4 || !s.k.is_multiple_of(4) || s.len == 0 {
             return Evaluation::default();
         }
         let mut diagram = AverageMessage::new(s.k as usize / 4, s.k as f64, s.len as f64, rate);
