@@ -152,7 +152,7 @@ struct HopClass {
     one_dimension_left: f64,
 }
 
-/// The solution of spec §4 at one rate.
+/// The state of the iteration of spec §4 at one rate; at its end, the solution.
 struct FixedPoint {
     /// `S̄`, mean network latency and mean channel service time.
     service: f64,
@@ -162,9 +162,19 @@ struct FixedPoint {
     blocked_hops: f64,
     /// `P_v`, `v = 0..V`, of eq. (20).
     occupancy: Vec<f64>,
+    /// `A(n)`, `n = 0..V+2` (zero past `V`).
+    all_busy: Vec<f64>,
     /// The bracket of eq. (11) by negative hops still needed, `c = 1..`.
     bracket: Vec<f64>,
     rounds: usize,
+}
+
+/// How one run of the iteration ended.
+enum Outcome {
+    Converged(FixedPoint),
+    /// No fixed point was reached; `after_extrapolation` says whether an Aitken jump may have
+    /// carried the iterate past the least fixed point.
+    Saturated { after_extrapolation: bool },
 }
 
 /// What the rate does not change: VC split, hop table, and the ratio `C(V−n, v−n)/C(V, v)`.
@@ -233,51 +243,100 @@ impl Setup {
         }
     }
 
-    /// Spec §4, steps 2–3: iterates `S̄ ↦ M + d̄ + W_c Σ_h P_block,h` upward from the zero-load
-    /// value; `None` when `λ_c S̄` reaches 1 or the rounds run out (saturation).
+    /// Spec §4, steps 2–3: the least fixed point of `S̄ ↦ M + d̄ + W_c Σ_h P_block,h`, or `None`
+    /// when there is none below `λ_c S̄ = 1` (saturation).
+    ///
+    /// Near the fold the plain iteration needs ~10⁴ rounds, so it is first run with Aitken
+    /// extrapolation (Steffensen's method), which lands on the same fixed point. A jump could in
+    /// principle carry the iterate past both the least and the unstable fixed point, making a
+    /// stable rate look saturated; a saturation found after a jump is therefore confirmed by
+    /// the plain, monotone iteration of the spec.
     fn least_fixed_point(&self, model: &Nbc, rate: f64) -> Option<FixedPoint> {
-        let channel_rate = channel_rate(rate, self.mean_hops);
-        let zero_load = self.length + self.mean_hops;
-        let mut service = zero_load;
-        let mut occupancy = vec![0.0; self.vcs + 1];
-        let mut bracket = vec![0.0; self.most_negative_hops + 1];
-        for round in 1..=MAX_ROUNDS {
-            if channel_rate * service >= 1.0 {
-                return None;
-            }
-            vc_occupancy(channel_rate, service, &mut occupancy);
-            let channel_wait = channel_wait(channel_rate, service, self.length);
-            for (c, value) in bracket.iter_mut().enumerate().skip(1) {
-                *value = self.blocking_bracket(model.escape_counts, c, &occupancy);
-            }
-            let blocked_hops: f64 = self
-                .hops
-                .iter()
-                .map(|h| h.weight * blocking_probability(model.open_dimensions, bracket[h.negative_hops_left], h.one_dimension_left))
-                .sum();
-            let next = zero_load + channel_wait * blocked_hops;
-            if (next - service).abs() <= RELATIVE_TOLERANCE * next {
-                return Some(FixedPoint { service: next, channel_wait, blocked_hops, occupancy, bracket, rounds: round });
-            }
-            service = next;
+        match self.iterate(model, rate, true) {
+            Outcome::Converged(point) => Some(point),
+            Outcome::Saturated { after_extrapolation: false } => None,
+            Outcome::Saturated { after_extrapolation: true } => match self.iterate(model, rate, false) {
+                Outcome::Converged(point) => Some(point),
+                Outcome::Saturated { .. } => None,
+            },
         }
-        None
+    }
+
+    /// Iterates from the zero-load value `M + d̄`, with or without Aitken jumps.
+    fn iterate(&self, model: &Nbc, rate: f64, extrapolate: bool) -> Outcome {
+        let channel_rate = channel_rate(rate, self.mean_hops);
+        let mut point = FixedPoint {
+            service: self.length + self.mean_hops,
+            channel_wait: 0.0,
+            blocked_hops: 0.0,
+            occupancy: vec![0.0; self.vcs + 1],
+            all_busy: vec![0.0; self.vcs + 3],
+            bracket: vec![0.0; self.most_negative_hops + 1],
+            rounds: 0,
+        };
+        let mut jumped = false;
+        // The iterate before `point.service` when that one came from a plain step.
+        let mut previous: Option<f64> = None;
+        while point.rounds < MAX_ROUNDS {
+            if channel_rate * point.service >= 1.0 {
+                return Outcome::Saturated { after_extrapolation: jumped };
+            }
+            let next = self.update(model, channel_rate, &mut point);
+            if (next - point.service).abs() <= RELATIVE_TOLERANCE * next {
+                point.service = next;
+                return Outcome::Converged(point);
+            }
+            let jump = previous
+                .filter(|_| extrapolate)
+                .and_then(|first| aitken_extrapolation(first, point.service, next))
+                .filter(|x| channel_rate * x < 1.0);
+            match jump {
+                Some(x) => {
+                    previous = None;
+                    point.service = x;
+                    jumped = true;
+                }
+                None => {
+                    previous = Some(point.service);
+                    point.service = next;
+                }
+            }
+        }
+        Outcome::Saturated { after_extrapolation: jumped }
+    }
+
+    /// One round of spec §4, step 3: eqs. (20), (18), (12)–(16) and (11) at `point.service`,
+    /// stored in `point`; returns the new `S̄` of eq. (5).
+    fn update(&self, model: &Nbc, channel_rate: f64, point: &mut FixedPoint) -> f64 {
+        point.rounds += 1;
+        vc_occupancy(channel_rate, point.service, &mut point.occupancy);
+        point.channel_wait = channel_wait(channel_rate, point.service, self.length);
+        for (n, value) in point.all_busy.iter_mut().enumerate() {
+            *value = self.all_busy(n, &point.occupancy);
+        }
+        for c in 1..point.bracket.len() {
+            point.bracket[c] = self.blocking_bracket(model.escape_counts, c, &point.all_busy);
+        }
+        point.blocked_hops = self
+            .hops
+            .iter()
+            .map(|h| h.weight * blocking_probability(model.open_dimensions, point.bracket[h.negative_hops_left], h.one_dimension_left))
+            .sum();
+        self.length + self.mean_hops + point.channel_wait * point.blocked_hops
     }
 
     /// Eq. (12)–(16) of seed 000: the bracket `P_b1 + ½(P_b2 + P_b3)` of eq. (11) for a message
-    /// that may still need `c` negative hops.
-    fn blocking_bracket(&self, counts: EscapeCounts, c: usize, occupancy: &[f64]) -> f64 {
+    /// that may still need `c` negative hops, from the table `all_busy[n] = A(n)`.
+    fn blocking_bracket(&self, counts: EscapeCounts, c: usize, all_busy: &[f64]) -> f64 {
         let v2 = self.escape_vcs;
         let usable_after_adaptive = self.vcs - c + 1;
         let level_share = 1.0 / usable_after_adaptive as f64;
         let adaptive_share = self.adaptive_vcs as f64 * level_share;
-        let class_1 = adaptive_share * self.all_busy(usable_after_adaptive, occupancy);
-        let class_2: f64 = (1..=v2 - c)
-            .map(|l| level_share * self.all_busy(self.usable_from_escape(counts, c, l, false), occupancy))
-            .sum();
-        let class_3: f64 = (1..=v2 - c + 1)
-            .map(|l| level_share * self.all_busy(self.usable_from_escape(counts, c, l, true), occupancy))
-            .sum();
+        let class_1 = adaptive_share * all_busy[usable_after_adaptive];
+        let class_2: f64 =
+            (1..=v2 - c).map(|l| level_share * all_busy[self.usable_from_escape(counts, c, l, false)]).sum();
+        let class_3: f64 =
+            (1..=v2 - c + 1).map(|l| level_share * all_busy[self.usable_from_escape(counts, c, l, true)]).sum();
         class_1 + 0.5 * (class_2 + class_3)
     }
 
@@ -419,6 +478,14 @@ fn every_destination_hops(k: u32) -> (f64, Vec<HopClass>) {
     (total_hops, hops)
 }
 
+/// Aitken's Δ² extrapolation of three successive iterates, when they approach a limit
+/// geometrically (ratio of successive steps in (0, 1)); the limit lies beyond `third`.
+fn aitken_extrapolation(first: f64, second: f64, third: f64) -> Option<f64> {
+    let (step_1, step_2) = (second - first, third - second);
+    let ratio = step_2 / step_1;
+    (ratio > 0.0 && ratio < 1.0).then(|| third + step_2 * ratio / (1.0 - ratio)).filter(|x| x.is_finite())
+}
+
 /// Eq. (3) of seed 000: message rate `λ_c = λ_g d̄ / 4` at one unidirectional channel.
 fn channel_rate(rate: f64, mean_hops: f64) -> f64 {
     rate * mean_hops / 4.0
@@ -428,6 +495,9 @@ fn channel_rate(rate: f64, mean_hops: f64) -> f64 {
 /// with `φ_h = 2 − P_φ,h` open dimensions (eqs. (8)–(10)).
 fn blocking_probability(combine: OpenDimensions, bracket: f64, one_dimension_left: f64) -> f64 {
     match combine {
+        // Most hops have both dimensions or exactly one open; powf would dominate the round.
+        OpenDimensions::Exponent if one_dimension_left == 0.0 => bracket * bracket,
+        OpenDimensions::Exponent if one_dimension_left == 1.0 => bracket,
         OpenDimensions::Exponent => bracket.powf(2.0 - one_dimension_left),
         OpenDimensions::Mixture => (1.0 - one_dimension_left) * bracket * bracket + one_dimension_left * bracket,
     }
@@ -580,6 +650,28 @@ mod tests {
             let at_16 = model.evaluate(&torus(16, 64), 0.003).latency.expect("below saturation");
             assert_close(at_8, small, 1e-6, &format!("{name} k=8"));
             assert_close(at_16, large, 1e-6, &format!("{name} k=16"));
+        }
+    }
+
+    #[test]
+    fn extrapolation_reaches_the_fixed_point_of_the_plain_iteration() {
+        for (k, len) in [(8, 32), (16, 64)] {
+            let s = torus(k, len);
+            let model = Nbc::default();
+            let setup = Setup::new(&model, &s).expect("valid split");
+            let saturation = model.saturation_rate(&s);
+            for fraction in [0.3, 0.9, 0.999, 0.999_999] {
+                let rate = fraction * saturation;
+                let (Outcome::Converged(fast), Outcome::Converged(plain)) =
+                    (setup.iterate(&model, rate, true), setup.iterate(&model, rate, false))
+                else {
+                    panic!("k={k} M={len}: no fixed point at {fraction} of saturation");
+                };
+                assert_close(fast.service, plain.service, 1e-8, &format!("k={k} M={len} at {fraction}"));
+                if fraction > 0.9999 {
+                    assert!(10 * fast.rounds < plain.rounds, "k={k} M={len}: {} vs {} rounds", fast.rounds, plain.rounds);
+                }
+            }
         }
     }
 

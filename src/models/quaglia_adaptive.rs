@@ -659,6 +659,16 @@ mod tests {
     }
 
     #[test]
+    fn selector_flip_cycles_near_saturation_are_averaged() {
+        // In 4×4 above about 0.06 the waits W_WS and W_WE are nearly equal and r changes on
+        // every iteration (spec §7, step 5); without averaging there would be no answer.
+        let e = QuagliaAdaptive.evaluate(&torus(4), 0.065);
+        assert_eq!(e.quantities["flip_cycle_period"], 2.0);
+        let averaged = e.latency.expect("below saturation");
+        assert!(averaged > latency(4, 0.06) && averaged < latency(4, 0.07));
+    }
+
+    #[test]
     fn rates_far_past_saturation_and_invalid_rates_give_no_latency() {
         let s = torus(8);
         for rate in [0.1, 1.0, 1e6, f64::INFINITY, f64::NAN, -0.01] {
