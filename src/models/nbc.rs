@@ -14,7 +14,8 @@
 //!   sources, unicast wormhole switching and `V1 ≥ 1` (see [`assumptions_hold`]); for other `n`
 //!   [`LatencyModel::evaluate`] still solves the 2-D model of radix `k`.
 //! - The split of `V` is not stated by the paper; the default takes `V2 = ⌊k/2⌋ + 1` escape
-//!   levels, the fewest the negative-hop scheme needs on a ring of `k`, and `V1 = V − V2`.
+//!   levels and `V1 = V − V2` (spec §5, item 5: 5 + 5 for k = 8, 1 + 9 for k = 16), which the
+//!   simulator's negative-hop escape layer need not match; [`Nbc::escape_vcs`] overrides it.
 //! - Flit buffers are not modelled (`buf` is ignored): a blocked message is charged the M/G/1
 //!   wait `W_c` for a whole channel, and virtual-channel multiplexing enters only through `V̄`.
 //! - By default every destination is replaced by one at the mean distance `d̄ = k/2`
@@ -120,7 +121,8 @@ impl LatencyModel for Nbc {
         }
     }
 
-    /// Bisection between 0 and `4 / (d̄ (M + d̄))`, where `λ_c S̄ ≥ 1` already holds.
+    /// Bisection between 0 and `4 / (d̄ (M + d̄))`, where `λ_c S̄ ≥ 1` already holds at the
+    /// zero-load `S̄` (spec §4); 0 when the model does not apply to the VC count.
     fn saturation_rate(&self, s: &Scenario) -> f64 {
         let Ok(setup) = Setup::new(self, s) else {
             return 0.0;
@@ -128,9 +130,6 @@ impl LatencyModel for Nbc {
         let finite = |rate: f64| setup.solve(self, rate).latency.is_some();
         let mut below = 0.0;
         let mut above = 4.0 / (setup.mean_hops * (setup.length + setup.mean_hops));
-        if finite(above) {
-            return above;
-        }
         while above - below > SATURATION_TOLERANCE * above {
             let middle = 0.5 * (below + above);
             if finite(middle) {
@@ -393,11 +392,11 @@ impl Setup {
 
 /// Eq. (2) of seed 000 (odd `k` from seed 003): mean hops per dimension `k̄`.
 fn mean_hops_per_dimension(k: u32) -> f64 {
-    let k = k as f64;
-    if k % 2.0 == 0.0 {
-        k / 4.0
+    let radix = k as f64;
+    if k.is_multiple_of(2) {
+        radix / 4.0
     } else {
-        (k - 1.0 / k) / 4.0
+        (radix - 1.0 / radix) / 4.0
     }
 }
 
