@@ -124,7 +124,7 @@ impl Unknowns {
 }
 
 /// Everything one Jacobi iteration derives from the current unknowns.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Iterate {
     next: Unknowns,
     latency: f64,
