@@ -173,7 +173,9 @@ enum Outcome {
     Converged(FixedPoint),
     /// No fixed point was reached; `after_extrapolation` says whether an Aitken jump may have
     /// carried the iterate past the least fixed point.
-    Saturated { after_extrapolation: bool },
+    Saturated {
+        after_extrapolation: bool,
+    },
 }
 
 /// What the rate does not change: VC split, hop table, and the ratio `C(V−n, v−n)/C(V, v)`.
@@ -319,7 +321,14 @@ impl Setup {
         point.blocked_hops = self
             .hops
             .iter()
-            .map(|h| h.weight * blocking_probability(model.open_dimensions, point.bracket[h.negative_hops_left], h.one_dimension_left))
+            .map(|h| {
+                h.weight
+                    * blocking_probability(
+                        model.open_dimensions,
+                        point.bracket[h.negative_hops_left],
+                        h.one_dimension_left,
+                    )
+            })
             .sum();
         self.length + self.mean_hops + point.channel_wait * point.blocked_hops
     }
@@ -382,7 +391,11 @@ impl Setup {
         }
         if model.destinations == DestinationAveraging::MeanDistance {
             for (h, hop) in self.hops.iter().enumerate() {
-                let p = blocking_probability(model.open_dimensions, point.bracket[hop.negative_hops_left], hop.one_dimension_left);
+                let p = blocking_probability(
+                    model.open_dimensions,
+                    point.bracket[hop.negative_hops_left],
+                    hop.one_dimension_left,
+                );
                 put(format!("P_block[{}]", h + 1), p);
             }
         }
@@ -668,7 +681,12 @@ mod tests {
                 };
                 assert_close(fast.service, plain.service, 1e-8, &format!("k={k} M={len} at {fraction}"));
                 if fraction > 0.9999 {
-                    assert!(10 * fast.rounds < plain.rounds, "k={k} M={len}: {} vs {} rounds", fast.rounds, plain.rounds);
+                    assert!(
+                        10 * fast.rounds < plain.rounds,
+                        "k={k} M={len}: {} vs {} rounds",
+                        fast.rounds,
+                        plain.rounds
+                    );
                 }
             }
         }
@@ -746,7 +764,9 @@ mod tests {
     fn small_and_odd_radices_evaluate_without_panicking() {
         for k in [2, 3, 4, 5, 9, 15, 28] {
             let s = Scenario { vcs: 16, ..torus(k, 8) };
-            for model in [Nbc::default(), Nbc { destinations: DestinationAveraging::EveryDestination, ..Nbc::default() }] {
+            for model in
+                [Nbc::default(), Nbc { destinations: DestinationAveraging::EveryDestination, ..Nbc::default() }]
+            {
                 let e = model.evaluate(&s, 0.001);
                 let latency = e.latency.expect("light load");
                 assert!(latency >= 8.0, "k={k}: {latency}");

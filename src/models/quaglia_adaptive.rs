@@ -256,10 +256,9 @@ impl AverageMessage {
             for period in 2..=LONGEST_FLIP_CYCLE.min(iteration + 1) {
                 let period_start = (iteration + 1 - period) % LONGEST_FLIP_CYCLE;
                 if step.next.distance(&recent[period_start].0) < TOLERANCE {
-                    let mean_latency = (0..period)
-                        .map(|back| recent[(iteration - back) % LONGEST_FLIP_CYCLE].1)
-                        .sum::<f64>()
-                        / period as f64;
+                    let mean_latency =
+                        (0..period).map(|back| recent[(iteration - back) % LONGEST_FLIP_CYCLE].1).sum::<f64>()
+                            / period as f64;
                     return self.evaluation(&current, &step, mean_latency, iteration + 1, period);
                 }
             }
@@ -351,8 +350,7 @@ impl AverageMessage {
                     } else {
                         let via_x = self.time_x[self.at(i, j + 1)];
                         let via_y = self.time_y[self.at(i, j + 1)];
-                        let blocked =
-                            if wait_for_x_coming_west { u.wait_we + via_x } else { u.wait_ws + via_y };
+                        let blocked = if wait_for_x_coming_west { u.wait_we + via_x } else { u.wait_ws + via_y };
                         over_output_choices(u.p_x, u.p_y, via_x, via_y, blocked) + 1.0
                     };
                     let here = self.at(i, j);
@@ -370,8 +368,7 @@ impl AverageMessage {
                     } else {
                         let via_x = self.time_x[self.at(i + 1, j)];
                         let via_y = self.time_y[self.at(i + 1, j)];
-                        let blocked =
-                            if wait_for_y_coming_north { u.wait_ns + via_y } else { u.wait_ne + via_x };
+                        let blocked = if wait_for_y_coming_north { u.wait_ns + via_y } else { u.wait_ne + via_x };
                         over_output_choices(u.p_x, u.p_y, via_x, via_y, blocked) + 1.0
                     };
                     let here = self.at(i, j);
@@ -413,7 +410,11 @@ impl AverageMessage {
         let k = self.hops;
         let mut classes = ContentionClasses::default();
         for j in 1..k {
-            classes.add(self.flow_x[self.at(k + 1, j)], self.time_x[self.at(k + 1, j + 1)], self.hops_left(k + 1, j + 1));
+            classes.add(
+                self.flow_x[self.at(k + 1, j)],
+                self.time_x[self.at(k + 1, j + 1)],
+                self.hops_left(k + 1, j + 1),
+            );
         }
         for i in 1..=k {
             for j in 1..k {
@@ -453,7 +454,11 @@ impl AverageMessage {
         let k = self.hops;
         let mut classes = ContentionClasses::default();
         for i in 1..k {
-            classes.add(self.flow_y[self.at(i, k + 1)], self.time_y[self.at(i + 1, k + 1)], self.hops_left(i + 1, k + 1));
+            classes.add(
+                self.flow_y[self.at(i, k + 1)],
+                self.time_y[self.at(i + 1, k + 1)],
+                self.hops_left(i + 1, k + 1),
+            );
         }
         for i in 1..k {
             for j in 1..=k {
@@ -497,11 +502,7 @@ impl AverageMessage {
     fn adaptive_latency(&self, u: &Unknowns, source_waits_for_x: bool) -> f64 {
         let via_x = self.time_x[self.at(1, 1)];
         let via_y = self.time_y[self.at(1, 1)];
-        let blocked = if source_waits_for_x {
-            u.wait_we + u.wait_ne + via_x
-        } else {
-            u.wait_ns + u.wait_ws + via_y
-        };
+        let blocked = if source_waits_for_x { u.wait_we + u.wait_ne + via_x } else { u.wait_ns + u.wait_ws + via_y };
         over_output_choices(u.p_x, u.p_y, via_x, via_y, blocked)
     }
 
@@ -628,7 +629,9 @@ mod tests {
     #[test]
     fn zero_load_latency_is_length_plus_mean_distance() {
         // α(L + 2K) + 2β(L + K): 13.6 for 4×4, 15.5556 for 8×8.
-        for (k, expected) in [(4, 13.6), (8, 7.0 / 9.0 * 16.0 + 2.0 / 9.0 * 14.0), (16, 15.0 / 17.0 * 20.0 + 2.0 / 17.0 * 16.0)] {
+        for (k, expected) in
+            [(4, 13.6), (8, 7.0 / 9.0 * 16.0 + 2.0 / 9.0 * 14.0), (16, 15.0 / 17.0 * 20.0 + 2.0 / 17.0 * 16.0)]
+        {
             let got = latency(k, 0.0);
             assert!((got - expected).abs() < 1e-9, "{k}×{k}: {got} vs {expected}");
         }
