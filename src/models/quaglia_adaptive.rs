@@ -18,7 +18,9 @@
 //! - It assumes uniform traffic, single-flit headers, one flit per link per cycle, Poisson
 //!   sources and `k` a multiple of 4, in two dimensions only (see [`assumptions_hold`]).
 //! - Its saturation comes from the holding times feeding back into the waits, well below the
-//!   channel-load bound.
+//!   channel-load bound. The spec defines it operationally (no convergence within 5000
+//!   iterations), so a rate within about 0.1 % of [`LatencyModel::saturation_rate`] costs
+//!   thousands of iterations; elsewhere a rate takes 5–150.
 
 use super::{saturation_by_bisection, Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
