@@ -1,0 +1,308 @@
+//! Ideal-balance bounds for GOAL and for minimal routing (bounds.md §4.3), without an LP solver.
+//!
+//! The quantity is the LP value z* = min over routings of max_c γ_c, where each flow may use any
+//! monotone path of its quadrant(s). It is computed three ways:
+//! - translation-invariant patterns: the per-class closed form ([`Lattice::class_loads`]), exact;
+//! - any pattern: the ring-cut lower bound on z* ([`cut_bound`]);
+//! - any pattern: Frank–Wolfe on a soft maximum ([`frank_wolfe`]), which brackets z* between a
+//!   feasible routing's max load and the weak-duality bound Σ_f w_f dist_y(f).
+
+use super::lattice::{Lattice, Moves, QuadrantRule, TieRule};
+use crate::topology::{Node, Torus};
+use crate::traffic::Pattern;
+
+/// The family of routings the ideal balance optimises over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// RLB's quadrant weights, any monotone paths inside each quadrant (the GOAL bound).
+    Goal,
+    /// Every minimal path; a tie may be split in any proportion (the MIN bound).
+    Minimal,
+}
+
+impl Family {
+    /// The quadrant rule whose per-class loads are z* on translation-invariant patterns. For
+    /// MIN, splitting ties ½–½ is optimal on these symmetric patterns (bounds.md §4.3).
+    pub fn invariant_rule(self) -> QuadrantRule {
+        match self {
+            Family::Goal => QuadrantRule::Balanced,
+            Family::Minimal => QuadrantRule::Minimal(TieRule::Split),
+        }
+    }
+}
+
+/// Traffic that may be routed on the monotone paths of any of its quadrants, split freely.
+pub struct Flow {
+    pub source: Node,
+    pub weight: f64,
+    pub quadrants: Vec<Moves>,
+}
+
+/// The LP's flows: for GOAL one per (pair, quadrant) with RLB's weight, for MIN one per pair
+/// over all of its minimal quadrants.
+pub fn flows(lat: &Lattice, torus: &Torus, pattern: &Pattern, family: Family) -> Vec<Flow> {
+    let mut out = Vec::new();
+    for s in 0..lat.nodes {
+        for (d, w) in pattern.row(torus, s) {
+            if d == s || w == 0.0 {
+                continue;
+            }
+            match family {
+                Family::Goal => {
+                    for (quadrant, p) in lat.quadrants(s, d, QuadrantRule::Balanced) {
+                        out.push(Flow { source: s, weight: w * p, quadrants: vec![quadrant] });
+                    }
+                }
+                Family::Minimal => {
+                    let quadrants = lat.quadrants(s, d, QuadrantRule::Minimal(TieRule::Split));
+                    out.push(Flow { source: s, weight: w, quadrants: quadrants.into_iter().map(|(q, _)| q).collect() });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The ring-cut lower bound on z* (bounds.md §4.3). A flow whose quadrants all travel one
+/// direction of dimension d must cross each position of its arc along d exactly once, on one of
+/// the k^(n−1) parallel channels there; the busiest position, divided by k^(n−1), bounds z*.
+/// A flow that may go either way around (a MIN tie) is not counted.
+pub fn cut_bound(lat: &Lattice, flows: &[Flow]) -> f64 {
+    let k = lat.k as usize;
+    let mut crossing = vec![0.0; 2 * lat.n * (k + 1)];
+    for flow in flows {
+        for d in 0..lat.n {
+            let first = flow.quadrants[0][d];
+            if first.hops == 0 || flow.quadrants.iter().any(|q| q[d].plus != first.plus) {
+                continue;
+            }
+            let x = lat.coord(flow.source, d) as usize;
+            let h = first.hops as usize;
+            let start = if first.plus { x } else { (x + k - (h - 1)) % k };
+            let ring = &mut crossing[(2 * d + (!first.plus) as usize) * (k + 1)..][..k + 1];
+            ring[start] += flow.weight;
+            if start + h <= k {
+                ring[start + h] -= flow.weight;
+            } else {
+                ring[0] += flow.weight;
+                ring[start + h - k] -= flow.weight;
+            }
+        }
+    }
+    let parallel = (lat.nodes / lat.k) as f64;
+    crossing
+        .chunks(k + 1)
+        .flat_map(|ring| ring[..k].iter().scan(0.0, |running, delta| {
+            *running += delta;
+            Some(*running)
+        }))
+        .fold(0.0, f64::max)
+        / parallel
+}
+
+/// z* bracketed: `lower` ≤ z* ≤ `upper`, and the loads of a routing that achieves `upper`.
+pub struct Bracket {
+    pub lower: f64,
+    pub upper: f64,
+    pub loads: Vec<f64>,
+}
+
+/// Work of one Frank–Wolfe round: grid cells visited by the shortest-path searches.
+pub fn round_cost(lat: &Lattice, flows: &[Flow]) -> f64 {
+    flows
+        .iter()
+        .flat_map(|f| f.quadrants.iter())
+        .map(|q| (0..lat.n).map(|d| (q[d].hops + 1) as f64).product::<f64>() * lat.n as f64)
+        .sum()
+}
+
+/// Frank–Wolfe on the soft maximum (1/β) ln Σ_c exp(β γ_c) of the loads (bounds.md §4.3).
+///
+/// Each round prices the channels by the soft maximum's gradient y (a distribution), routes every
+/// flow on its cheapest monotone path under y, and moves towards that routing with an exact line
+/// search. Because max_c γ_c ≥ Σ_c y_c γ_c ≥ Σ_f w_f dist_y(f) for every feasible routing, each
+/// round's Σ_f w_f dist_y(f) is a lower bound on z*; every iterate's max load is an upper bound.
+/// β grows with the rounds, from a smooth start to a sharp maximum.
+pub fn frank_wolfe(lat: &Lattice, flows: &[Flow], rounds: usize) -> Bracket {
+    let channels = lat.channels();
+    let mut paths = ShortestPaths::default();
+    let (mut loads, mut lower) = paths.route_all(lat, flows, &vec![1.0 / channels as f64; channels]);
+    let mut upper = max(&loads);
+    let mut best = loads.clone();
+    for round in 0..rounds {
+        let top = max(&loads);
+        if top <= 0.0 {
+            break;
+        }
+        let sharpness = (channels as f64).ln() * (2.0 + 0.25 * round as f64).min(200.0) / top;
+        let mut prices: Vec<f64> = loads.iter().map(|g| (sharpness * (g - top)).exp()).collect();
+        let total: f64 = prices.iter().sum();
+        prices.iter_mut().for_each(|y| *y /= total);
+        let (target, dual) = paths.route_all(lat, flows, &prices);
+        lower = lower.max(dual);
+        let step = line_search(&loads, &target, sharpness);
+        for (g, t) in loads.iter_mut().zip(&target) {
+            *g += step * (t - *g);
+        }
+        let now = max(&loads);
+        if now < upper {
+            upper = now;
+            best.clone_from(&loads);
+        }
+    }
+    Bracket { lower, upper, loads: best }
+}
+
+fn max(values: &[f64]) -> f64 {
+    values.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn soft_max(values: impl Iterator<Item = f64> + Clone, sharpness: f64) -> f64 {
+    let top = values.clone().fold(f64::NEG_INFINITY, f64::max);
+    top + values.map(|v| (sharpness * (v - top)).exp()).sum::<f64>().ln() / sharpness
+}
+
+/// The step t ∈ [0, 1] minimising the soft maximum of loads + t (target − loads): golden-section
+/// search, valid because the soft maximum is convex.
+fn line_search(loads: &[f64], target: &[f64], sharpness: f64) -> f64 {
+    let at = |t: f64| soft_max(loads.iter().zip(target).map(move |(g, s)| g + t * (s - g)), sharpness);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (0.0, 1.0);
+    for _ in 0..40 {
+        let left = b - ratio * (b - a);
+        let right = a + ratio * (b - a);
+        if at(left) <= at(right) {
+            b = right;
+        } else {
+            a = left;
+        }
+    }
+    0.5 * (a + b)
+}
+
+/// Buffers of the monotone shortest-path search, reused across flows and rounds.
+#[derive(Default)]
+struct ShortestPaths {
+    distance: Vec<f64>,
+    node: Vec<Node>,
+    came_along: Vec<usize>,
+}
+
+impl ShortestPaths {
+    /// Routes every flow on its cheapest monotone path under `prices`: the loads of that routing
+    /// and Σ_f w_f · (its path's price).
+    fn route_all(&mut self, lat: &Lattice, flows: &[Flow], prices: &[f64]) -> (Vec<f64>, f64) {
+        let mut loads = vec![0.0; prices.len()];
+        let mut priced = 0.0;
+        for flow in flows {
+            let (mut best_price, mut best_quadrant) = (f64::INFINITY, 0);
+            for (i, quadrant) in flow.quadrants.iter().enumerate() {
+                let price = self.search(lat, flow.source, quadrant, prices);
+                if price < best_price {
+                    best_price = price;
+                    best_quadrant = i;
+                }
+            }
+            if flow.quadrants.len() > 1 {
+                self.search(lat, flow.source, &flow.quadrants[best_quadrant], prices);
+            }
+            self.trace(lat, &flow.quadrants[best_quadrant], flow.weight, &mut loads);
+            priced += flow.weight * best_price;
+        }
+        (loads, priced)
+    }
+
+    /// Dynamic programme over the quadrant's box of nodes (cells in mixed radix, dimension 0
+    /// fastest, so every predecessor precedes its successor): the price of the cheapest path.
+    fn search(&mut self, lat: &Lattice, source: Node, quadrant: &Moves, prices: &[f64]) -> f64 {
+        let (radix, cells) = box_radix(lat, quadrant);
+        self.distance.clear();
+        self.distance.resize(cells, f64::INFINITY);
+        self.node.resize(cells, 0);
+        self.came_along.resize(cells, 0);
+        self.distance[0] = 0.0;
+        self.node[0] = source;
+        for cell in 1..cells {
+            for d in 0..lat.n {
+                if (cell / radix[d]) % (quadrant[d].hops as usize + 1) == 0 {
+                    continue;
+                }
+                let before = cell - radix[d];
+                let price = self.distance[before] + prices[lat.channel(self.node[before], d, quadrant[d].plus)];
+                if price < self.distance[cell] {
+                    self.distance[cell] = price;
+                    self.came_along[cell] = d;
+                    self.node[cell] = lat.step(self.node[before], d, quadrant[d].plus, 1);
+                }
+            }
+        }
+        self.distance[cells - 1]
+    }
+
+    /// Adds `weight` along the path found by the last [`ShortestPaths::search`] of `quadrant`.
+    fn trace(&self, lat: &Lattice, quadrant: &Moves, weight: f64, loads: &mut [f64]) {
+        let (radix, cells) = box_radix(lat, quadrant);
+        let mut cell = cells - 1;
+        while cell != 0 {
+            let d = self.came_along[cell];
+            cell -= radix[d];
+            loads[lat.channel(self.node[cell], d, quadrant[d].plus)] += weight;
+        }
+    }
+}
+
+fn box_radix(lat: &Lattice, quadrant: &Moves) -> ([usize; 3], usize) {
+    let mut radix = [0; 3];
+    let mut cells = 1;
+    for d in 0..lat.n {
+        radix[d] = cells;
+        cells *= quadrant[d].hops as usize + 1;
+    }
+    (radix, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Scenario, TrafficKind};
+
+    fn setup(k: u32, traffic: TrafficKind) -> (Torus, Pattern) {
+        let torus = Torus::new(k, 2);
+        let s = Scenario { k, traffic, ..Scenario::default() };
+        let p = Pattern::new(&s, &torus).unwrap();
+        (torus, p)
+    }
+
+    #[test]
+    fn frank_wolfe_brackets_the_lp_value_of_min_on_transpose() {
+        // bounds.md §4.3: LP 1.5; the reference Frank–Wolfe gives [1.467, 1.535] in 1500 rounds.
+        let (torus, p) = setup(8, TrafficKind::Transpose);
+        let lat = Lattice::new(&torus);
+        let f = flows(&lat, &torus, &p, Family::Minimal);
+        let bracket = frank_wolfe(&lat, &f, 1500);
+        assert!(bracket.lower <= 1.5 + 1e-9 && 1.5 <= bracket.upper + 1e-9, "[{}, {}]", bracket.lower, bracket.upper);
+        assert!(bracket.lower > 1.44 && bracket.upper < 1.56, "[{}, {}]", bracket.lower, bracket.upper);
+        assert!((max(&bracket.loads) - bracket.upper).abs() < 1e-12);
+        assert!((cut_bound(&lat, &f) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn goal_on_transpose_converges_to_its_cut_bound() {
+        let (torus, p) = setup(8, TrafficKind::Transpose);
+        let lat = Lattice::new(&torus);
+        let f = flows(&lat, &torus, &p, Family::Goal);
+        assert!((cut_bound(&lat, &f) - 1.3125).abs() < 1e-12);
+        let bracket = frank_wolfe(&lat, &f, 300);
+        assert!(bracket.upper < 1.3125 * 1.01, "{}", bracket.upper);
+        assert!(bracket.lower <= 1.3125 + 1e-9);
+    }
+
+    #[test]
+    fn cut_bound_equals_the_closed_form_on_tornado() {
+        // Tornado is translation-invariant: GOAL's z* = 15/8, MIN's = k/2 − 1 = 3.
+        let (torus, p) = setup(8, TrafficKind::Tornado);
+        let lat = Lattice::new(&torus);
+        assert!((cut_bound(&lat, &flows(&lat, &torus, &p, Family::Goal)) - 1.875).abs() < 1e-12);
+        assert!((cut_bound(&lat, &flows(&lat, &torus, &p, Family::Minimal)) - 3.0).abs() < 1e-12);
+    }
+}
