@@ -63,17 +63,29 @@ pub fn flows(lat: &Lattice, torus: &Torus, pattern: &Pattern, family: Family) ->
     out
 }
 
-/// The ring-cut lower bound on z* (bounds.md §4.3). A flow whose quadrants all travel one
-/// direction of dimension d must cross each position of its arc along d exactly once, on one of
-/// the k^(n−1) parallel channels there; the busiest position, divided by k^(n−1), bounds z*.
-/// A flow that may go either way around (a MIN tie) is not counted.
+/// The ring-cut lower bound on z* (bounds.md §4.3), the larger of two kinds of cut along each
+/// dimension d, over the k^(n−1) parallel rings:
+/// - one direction at one position: a flow whose quadrants all travel that direction of d crosses
+///   each position of its arc exactly once, on one of the k^(n−1) channels there;
+/// - both directions of one link: besides those flows, a flow free to go either way around (a
+///   MIN tie: k/2 hops each way, arcs that partition the ring) crosses every link of its ring
+///   exactly once, in one direction or the other, over 2k^(n−1) channels.
+///
+/// The busiest cut's traffic divided by its channels bounds z*.
 pub fn cut_bound(lat: &Lattice, flows: &[Flow]) -> f64 {
     let k = lat.k as usize;
+    // crossing[(2d + minus)·(k + 1) + x]: difference array of the forced traffic on the channels
+    // leaving coordinate x along d.
     let mut crossing = vec![0.0; 2 * lat.n * (k + 1)];
+    let mut either_way = vec![0.0; lat.n];
     for flow in flows {
         for d in 0..lat.n {
             let first = flow.quadrants[0][d];
-            if first.hops == 0 || flow.quadrants.iter().any(|q| q[d].plus != first.plus) {
+            if first.hops == 0 {
+                continue;
+            }
+            if flow.quadrants.iter().any(|q| q[d].plus != first.plus) {
+                either_way[d] += flow.weight;
                 continue;
             }
             let x = lat.coord(flow.source, d) as usize;
@@ -89,15 +101,27 @@ pub fn cut_bound(lat: &Lattice, flows: &[Flow]) -> f64 {
             }
         }
     }
-    let parallel = (lat.nodes / lat.k) as f64;
-    crossing
+    let forced: Vec<f64> = crossing
         .chunks(k + 1)
-        .flat_map(|ring| ring[..k].iter().scan(0.0, |running, delta| {
-            *running += delta;
-            Some(*running)
-        }))
-        .fold(0.0, f64::max)
-        / parallel
+        .flat_map(|ring| {
+            ring[..k].iter().scan(0.0, |running, delta| {
+                *running += delta;
+                Some(*running)
+            })
+        })
+        .collect();
+    let parallel = (lat.nodes / lat.k) as f64;
+    let mut bound = forced.iter().cloned().fold(0.0, f64::max) / parallel;
+    for d in 0..lat.n {
+        let plus = &forced[2 * d * k..][..k];
+        let minus = &forced[(2 * d + 1) * k..][..k];
+        for x in 0..k {
+            // The link between x and x + 1: + leaves x, − leaves x + 1.
+            let link = plus[x] + minus[(x + 1) % k] + either_way[d];
+            bound = bound.max(link / (2.0 * parallel));
+        }
+    }
+    bound
 }
 
 /// z* bracketed: `lower` ≤ z* ≤ `upper`, and the loads of a routing that achieves `upper`.
@@ -119,28 +143,41 @@ pub fn round_cost(lat: &Lattice, flows: &[Flow]) -> f64 {
 /// Frank–Wolfe on the soft maximum (1/β) ln Σ_c exp(β γ_c) of the loads (bounds.md §4.3).
 ///
 /// Each round prices the channels by the soft maximum's gradient y (a distribution), routes every
-/// flow on its cheapest monotone path under y, and moves towards that routing with an exact line
-/// search. Because max_c γ_c ≥ Σ_c y_c γ_c ≥ Σ_f w_f dist_y(f) for every feasible routing, each
-/// round's Σ_f w_f dist_y(f) is a lower bound on z*; every iterate's max load is an upper bound.
-/// β grows with the rounds, from a smooth start to a sharp maximum.
+/// flow on its cheapest monotone path under y, and steps 2/(t + 2) towards that routing, so the
+/// iterate is a weighted average of shortest-path routings. For any prices y,
+/// max_c γ_c ≥ Σ_c y_c γ_c ≥ Σ_f w_f dist_y(f) for every feasible routing, so Σ_f w_f dist_y(f)
+/// is a lower bound on z*; it is taken at each round's prices and, every
+/// [`AVERAGED_PRICES_EVERY`] rounds, at the same weighted average of the prices, which settles
+/// near an optimal dual where single rounds' prices oscillate. Every iterate's max load is an
+/// upper bound. β = [`SHARPNESS`] · ln(channels) / (current max load) keeps the soft maximum
+/// within 1/[`SHARPNESS`] of the true maximum, relatively.
 pub fn frank_wolfe(lat: &Lattice, flows: &[Flow], rounds: usize) -> Bracket {
     let channels = lat.channels();
     let mut paths = ShortestPaths::default();
     let (mut loads, mut lower) = paths.route_all(lat, flows, &vec![1.0 / channels as f64; channels]);
     let mut upper = max(&loads);
     let mut best = loads.clone();
+    let mut price_sum = vec![0.0; channels];
     for round in 0..rounds {
         let top = max(&loads);
         if top <= 0.0 {
             break;
         }
-        let sharpness = (channels as f64).ln() * (2.0 + 0.25 * round as f64).min(200.0) / top;
-        let mut prices: Vec<f64> = loads.iter().map(|g| (sharpness * (g - top)).exp()).collect();
+        let beta = SHARPNESS * (channels as f64).ln() / top;
+        let mut prices: Vec<f64> = loads.iter().map(|g| (beta * (g - top)).exp()).collect();
         let total: f64 = prices.iter().sum();
         prices.iter_mut().for_each(|y| *y /= total);
         let (target, dual) = paths.route_all(lat, flows, &prices);
         lower = lower.max(dual);
-        let step = line_search(&loads, &target, sharpness);
+        let step = 2.0 / (round as f64 + 2.0);
+        for (sum, y) in price_sum.iter_mut().zip(&prices) {
+            *sum += (round + 1) as f64 * y;
+        }
+        if (round + 1) % AVERAGED_PRICES_EVERY == 0 {
+            let total: f64 = price_sum.iter().sum();
+            let averaged: Vec<f64> = price_sum.iter().map(|y| y / total).collect();
+            lower = lower.max(paths.route_all(lat, flows, &averaged).1);
+        }
         for (g, t) in loads.iter_mut().zip(&target) {
             *g += step * (t - *g);
         }
@@ -153,31 +190,13 @@ pub fn frank_wolfe(lat: &Lattice, flows: &[Flow], rounds: usize) -> Bracket {
     Bracket { lower, upper, loads: best }
 }
 
+/// β relative to ln(channels)/max load; 10 converged fastest among 2 to 200 on 8×8 and 16×16 TP.
+const SHARPNESS: f64 = 10.0;
+/// Rounds between lower bounds at the averaged prices (each costs one extra routing pass).
+const AVERAGED_PRICES_EVERY: usize = 10;
+
 fn max(values: &[f64]) -> f64 {
     values.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
-}
-
-fn soft_max(values: impl Iterator<Item = f64> + Clone, sharpness: f64) -> f64 {
-    let top = values.clone().fold(f64::NEG_INFINITY, f64::max);
-    top + values.map(|v| (sharpness * (v - top)).exp()).sum::<f64>().ln() / sharpness
-}
-
-/// The step t ∈ [0, 1] minimising the soft maximum of loads + t (target − loads): golden-section
-/// search, valid because the soft maximum is convex.
-fn line_search(loads: &[f64], target: &[f64], sharpness: f64) -> f64 {
-    let at = |t: f64| soft_max(loads.iter().zip(target).map(move |(g, s)| g + t * (s - g)), sharpness);
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (0.0, 1.0);
-    for _ in 0..40 {
-        let left = b - ratio * (b - a);
-        let right = a + ratio * (b - a);
-        if at(left) <= at(right) {
-            b = right;
-        } else {
-            a = left;
-        }
-    }
-    0.5 * (a + b)
 }
 
 /// Buffers of the monotone shortest-path search, reused across flows and rounds.
@@ -281,9 +300,12 @@ mod tests {
         let f = flows(&lat, &torus, &p, Family::Minimal);
         let bracket = frank_wolfe(&lat, &f, 1500);
         assert!(bracket.lower <= 1.5 + 1e-9 && 1.5 <= bracket.upper + 1e-9, "[{}, {}]", bracket.lower, bracket.upper);
-        assert!(bracket.lower > 1.44 && bracket.upper < 1.56, "[{}, {}]", bracket.lower, bracket.upper);
+        // Tighter than the reference's [1.467, 1.535].
+        assert!(bracket.lower > 1.499 && bracket.upper < 1.502, "[{}, {}]", bracket.lower, bracket.upper);
         assert!((max(&bracket.loads) - bracket.upper).abs() < 1e-12);
-        assert!((cut_bound(&lat, &f) - 1.0).abs() < 1e-12);
+        // The reference's one-direction cut gives 1.0; the link cuts, which also count the ties
+        // (offset k/2 in one dimension), give 1.25. Both are loose here (bounds.md §4.3).
+        assert!((cut_bound(&lat, &f) - 1.25).abs() < 1e-12, "{}", cut_bound(&lat, &f));
     }
 
     #[test]
@@ -293,7 +315,7 @@ mod tests {
         let f = flows(&lat, &torus, &p, Family::Goal);
         assert!((cut_bound(&lat, &f) - 1.3125).abs() < 1e-12);
         let bracket = frank_wolfe(&lat, &f, 300);
-        assert!(bracket.upper < 1.3125 * 1.01, "{}", bracket.upper);
+        assert!(bracket.upper < 1.3125 * 1.005, "{}", bracket.upper);
         assert!(bracket.lower <= 1.3125 + 1e-9);
     }
 
@@ -306,3 +328,4 @@ mod tests {
         assert!((cut_bound(&lat, &flows(&lat, &torus, &p, Family::Minimal)) - 3.0).abs() < 1e-12);
     }
 }
+
