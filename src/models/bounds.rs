@@ -169,8 +169,8 @@ pub fn ideal_balance(s: &Scenario, torus: &Torus, pattern: &Pattern, family: Fam
         let note = format!("ring-cut bound only: {rounds} Frank–Wolfe rounds fit the budget at this size (bounds.md §4.3)");
         return Bound::from_gamma(s, BoundKind::CutBound, model, cut, note);
     }
-    let bracket = ideal::frank_wolfe(&lat, &flows, rounds);
-    let lower = cut.max(bracket.lower);
+    let bracket = ideal::frank_wolfe(&lat, &flows, rounds, cut);
+    let lower = bracket.lower;
     let converged = bracket.upper - lower <= CONVERGED * bracket.upper;
     let kind = if converged { BoundKind::IdealBalance } else { BoundKind::Bracket };
     let note = format!(
@@ -350,19 +350,16 @@ mod tests {
         check_row(8, RoutingKind::Goal, [s(1.3125), s(0.4375), s(2.0), s(1.3125), s(1.875), s(2.0), None],
             [s(0.7619), s(2.2857), s(0.5), s(0.7619), s(0.5333), s(0.5), None], EXACT);
         // MIN on TP is the LP value 1.5 (Θ 0.6667), reached within the Frank–Wolfe bracket.
-        for routing in [RoutingKind::Minad, RoutingKind::Duato, RoutingKind::Nbc, RoutingKind::Adaptive] {
-            check_row(routing_table_k(), routing, [s(1.0), s(0.25), s(2.0), s(1.5), s(3.0), s(2.0), None],
-                [s(1.0), s(4.0), s(0.5), s(0.6667), s(0.3333), s(0.5), None], 1e-3);
-        }
+        check_row(8, RoutingKind::Minad, [s(1.0), s(0.25), s(2.0), s(1.5), s(3.0), s(2.0), None],
+            [s(1.0), s(4.0), s(0.5), s(0.6667), s(0.3333), s(0.5), None], 1e-3);
         let tp = bound(&scenario(8, 2, RoutingKind::Minad, TP));
+        for routing in [RoutingKind::Duato, RoutingKind::Nbc, RoutingKind::Adaptive] {
+            assert_eq!(bound(&scenario(8, 2, routing, TP)), tp, "{routing}");
+        }
         let [lower, upper] = tp.gamma_bracket.unwrap();
         assert!(lower <= 1.5 && 1.5 <= upper && upper - lower < 5e-3, "{tp:?}");
         assert_eq!(tp.kind, BoundKind::IdealBalance);
         assert_eq!(bound(&scenario(8, 2, RoutingKind::Goal, TP)).kind, BoundKind::IdealBalance);
-    }
-
-    fn routing_table_k() -> u32 {
-        8
     }
 
     #[test]
@@ -398,11 +395,12 @@ mod tests {
                 let b = bound(&scenario(16, 2, routing, *traffic));
                 let got = b.fraction_of_capacity.unwrap() * source_excluded(16, routing, *traffic);
                 assert!((got - theta[i].unwrap()).abs() < 5e-5 + tol, "{routing} {traffic}: Θ {got} vs {:?} ({b:?})", theta[i]);
+                if routing == RoutingKind::Minad && *traffic == TP {
+                    let [lower, upper] = b.gamma_bracket.unwrap();
+                    assert!(lower <= 3.5 && 3.5 <= upper, "{b:?}");
+                }
             }
         }
-        let tp = bound(&scenario(16, 2, RoutingKind::Minad, TP));
-        let [lower, upper] = tp.gamma_bracket.unwrap();
-        assert!(lower <= 3.5 && 3.5 <= upper, "{tp:?}");
         // γ_max = 7.5 for DOR on TP; DOR+ gives 0.8889, 0.25 and 0.25 on UR, TP and DIA.
         assert!((max(&loads_of(16, Oblivious::Dor(TieRule::Split), TP)) - 7.5).abs() < EXACT);
         let plus = Oblivious::Dor(TieRule::Plus);

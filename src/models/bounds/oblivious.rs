@@ -101,12 +101,17 @@ fn via_quadrant_nodes(lat: &Lattice, orders: &[Vec<usize>], s: Node, quadrant: &
     }
 }
 
+/// Most path runs of one DOR route: n, doubled by each tie.
+fn dor_runs(lat: &Lattice) -> f64 {
+    ((1 << lat.n) * lat.n) as f64
+}
+
 /// Path runs [`route_pair`] adds for one pair: the enumeration's cost.
 fn pair_cost(lat: &Lattice, routing: Oblivious, orders: usize, s: Node, d: Node) -> f64 {
     let quadrants = lat.quadrants(s, d, routing.quadrant_rule());
     match routing {
         Oblivious::Dor(_) => (quadrants.len() * lat.n) as f64,
-        Oblivious::Val => lat.nodes as f64 * 4.0 * (1 << lat.n) as f64 * lat.n as f64,
+        Oblivious::Val => 2.0 * lat.nodes as f64 * dor_runs(lat),
         Oblivious::Romm | Oblivious::Rlb => quadrants
             .iter()
             .map(|(q, _)| (0..lat.n).map(|d| (q[d].hops + 1) as f64).product::<f64>() * (2 * orders * lat.n) as f64)
@@ -152,7 +157,9 @@ fn check_budget(cost: f64, torus: &Torus) -> Result<(), String> {
 }
 
 /// VAL by phases: each source's unit of traffic goes to a uniform q (uniform traffic, source
-/// included), and each destination d receives its column sum col_d from uniform q.
+/// included), and each destination d receives its column sum col_d from uniform q. Columns equal
+/// to the smallest one, c_min, make uniform traffic too; only the excess col_d − c_min (the five
+/// hot spots, say) is enumerated.
 fn valiant_loads(lat: &Lattice, torus: &Torus, pattern: &Pattern) -> Result<Vec<f64>, String> {
     let dor = Oblivious::Dor(TieRule::Split);
     let everywhere: Vec<(Node, f64)> = (0..lat.nodes).map(|o| (o, 1.0 / lat.nodes as f64)).collect();
@@ -171,20 +178,22 @@ fn valiant_loads(lat: &Lattice, torus: &Torus, pattern: &Pattern) -> Result<Vec<
             column
         }
     };
-    let first = column[0];
-    if column.iter().all(|c| (c - first).abs() <= 1e-12 * first.abs().max(1.0)) {
-        return Ok(uniform.iter().map(|u| u * (1.0 + first)).collect());
-    }
-    let targets: Vec<(Node, f64)> = column.iter().enumerate().filter(|(_, &c)| c != 0.0).map(|(d, &c)| (d as Node, c)).collect();
-    check_budget(targets.len() as f64 * pair_cost(lat, Oblivious::Val, 1, 0, 0) / 4.0, torus)?;
+    let smallest = column.iter().cloned().fold(f64::INFINITY, f64::min);
+    let excess: Vec<(Node, f64)> = column
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c - smallest > 1e-12 * smallest.abs().max(1.0))
+        .map(|(d, &c)| (d as Node, c - smallest))
+        .collect();
+    check_budget(excess.len() as f64 * lat.nodes as f64 * dor_runs(lat), torus)?;
     let orders = phase_orders(lat, dor);
     let mut acc = LoadAccumulator::new(lat);
-    for (d, c) in targets {
+    for (d, c) in excess {
         for q in 0..lat.nodes {
             route_pair(lat, dor, &orders, q, d, c / lat.nodes as f64, &mut acc);
         }
     }
-    Ok(acc.finish().iter().zip(&uniform).map(|(second, first)| second + first).collect())
+    Ok(acc.finish().iter().zip(&uniform).map(|(second, first)| second + first * (1.0 + smallest)).collect())
 }
 
 /// K_o for every offset node o: the loads of one packet/cycle from node 0 to o (bounds.md §4.2).
