@@ -37,11 +37,12 @@ use serde::Serialize;
 /// matchings of N × N (O(N³) each: about a quarter of a second at 256 nodes).
 pub const WORST_CASE_MAX_NODES: u32 = 256;
 
-/// Most Frank–Wolfe work [`bound`] spends on a non-invariant pattern, in grid cells searched
-/// (a fraction of a second). Below [`MIN_FRANK_WOLFE_ROUNDS`] affordable rounds only the cut bound is given.
+/// Most Frank–Wolfe work [`bound`] spends on a pattern that is not translation-invariant, in
+/// grid cells searched (well under a second natively).
 pub const FRANK_WOLFE_BUDGET: f64 = 3e7;
 /// Rounds the reference bracket of bounds.md §4.3 used; [`bound`] never runs more.
 pub const MAX_FRANK_WOLFE_ROUNDS: usize = 1500;
+/// Fewest rounds worth running: when the budget affords fewer, only the cut bound is given.
 pub const MIN_FRANK_WOLFE_ROUNDS: usize = 50;
 /// Relative width of the bracket under which z* counts as found ([`BoundKind::IdealBalance`]).
 pub const CONVERGED: f64 = 5e-3;
@@ -253,7 +254,8 @@ pub fn worst_case_permutation(torus: &Torus, routing: RoutingKind) -> Result<Vec
     Ok(worst_case(torus, oblivious).0)
 }
 
-/// The worst-case permutation of [`worst_case_permutation`] and the load it puts on its channel.
+/// The worst-case permutation of [`worst_case_permutation`] and the load it puts on its channel,
+/// for any [`Oblivious`] variant. No size limit here: it costs 2n matchings of O(N³).
 pub fn worst_case(torus: &Torus, routing: Oblivious) -> (Vec<Node>, f64) {
     let lat = Lattice::new(torus);
     let kernels = oblivious::unit_flow_kernels(torus, routing);
@@ -459,8 +461,25 @@ mod tests {
         assert!((total(Oblivious::Romm, UR) - 256.0 * 64.0 / 63.0).abs() < 1e-9);
         assert!((total(Oblivious::Rlb, UR) - 336.0 * 64.0 / 63.0).abs() < 1e-9);
         assert!((total(Oblivious::Val, UR) - 512.0).abs() < 1e-9);
-        // TP: 56 of 64 nodes move, 2·E|offset| hops each, on every routing.
-        assert!((total(Oblivious::Rlb, TP) - total(Oblivious::Rlb, TP)).abs() < 1e-12);
+        // TP: (x, y) → (y, x) moves D = ring distance of y − x in both dimensions, so minimal
+        // routings total 8 · 2 Σ_o D(o) = 256 and RLB 8 · Σ_o 4 D(o)(8 − D(o))/8 = 336.
+        assert!((total(Oblivious::Dor(TieRule::Split), TP) - 256.0).abs() < 1e-9);
+        assert!((total(Oblivious::Romm, TP) - 256.0).abs() < 1e-9);
+        assert!((total(Oblivious::Rlb, TP) - 336.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ideal_balance_bounds_its_family() {
+        // RLB routes in GOAL's family and DOR and ROMM in MIN's, so the ideal balance, a lower
+        // bound on any member's γ_max, can only give a higher Θ.
+        let patterns = [UR, NN, BC, TP, TOR, DIA, TrafficKind::Permutation, TrafficKind::Hotspot];
+        for traffic in patterns {
+            let theta = |routing| bound(&scenario(8, 2, routing, traffic)).fraction_of_capacity.unwrap();
+            let goal = theta(RoutingKind::Goal);
+            let min = theta(RoutingKind::Minad);
+            assert!(goal >= theta(RoutingKind::Rlb) - 1e-12, "{traffic}");
+            assert!(min >= theta(RoutingKind::Dor) - 1e-12 && min >= theta(RoutingKind::Romm) - 1e-12, "{traffic}");
+        }
     }
 
     #[test]
@@ -505,7 +524,13 @@ mod tests {
     #[test]
     fn worst_case_permutation_is_a_permutation_with_the_wc_load() {
         let torus = Torus::new(8, 2);
-        for (routing, gamma) in [(RoutingKind::Dor, 3.5), (RoutingKind::Romm, 4.8), (RoutingKind::Rlb, 57297.0 / 17920.0), (RoutingKind::Val, 2.0)] {
+        let wc_column = [
+            (RoutingKind::Dor, 3.5),
+            (RoutingKind::Romm, 4.8),
+            (RoutingKind::Rlb, 57297.0 / 17920.0),
+            (RoutingKind::Val, 2.0),
+        ];
+        for (routing, gamma) in wc_column {
             let permutation = worst_case_permutation(&torus, routing).unwrap();
             let mut sorted = permutation.clone();
             sorted.sort();
@@ -560,18 +585,19 @@ mod tests {
             assert!((b.fraction_of_capacity.unwrap() - 0.5).abs() < 1e-12, "{routing}: {b:?}");
         }
         // Duato, NBC, the seed 002 adaptive routing and CHAOS share MIN AD's bound.
-        let routings = [RoutingKind::Dor, RoutingKind::Val, RoutingKind::Romm, RoutingKind::Rlb, RoutingKind::Goal, RoutingKind::Minad];
+        use RoutingKind::{Dor, Goal, Minad, Rlb, Romm, Val};
+        let routings = [Dor, Val, Romm, Rlb, Goal, Minad];
         for routing in routings {
             for traffic in TrafficKind::ALL.iter().copied() {
-                for (k, n) in [(5, 1), (4, 3), (3, 3)] {
+                for (k, n) in [(5, 1), (2, 2), (4, 3), (3, 3)] {
                     let b = bound(&scenario(k, n, routing, traffic));
                     let what = format!("k={k} n={n} {routing} {traffic}: {b:?}");
                     let available = b.kind != BoundKind::Unavailable;
                     let too_small_for_hot_spots = k.pow(n) < 25 && traffic == TrafficKind::Hotspot;
                     assert_eq!(available, (routing.is_oblivious() || traffic != WC) && !too_small_for_hot_spots, "{what}");
-                    // Transpose on a ring, and tornado (x + ⌊k/2⌋ − 1) at k = 3, send every node
-                    // to itself; only VAL still routes such packets, through its intermediate.
-                    let idle = ((n == 1 && traffic == TP) || (k == 3 && traffic == TOR)) && routing != RoutingKind::Val;
+                    // Transpose on a ring, and tornado (x + ⌊k/2⌋ − 1) at k = 2 and 3, send every
+                    // node to itself; only VAL still routes such packets, through its intermediate.
+                    let idle = ((n == 1 && traffic == TP) || (k / 2 == 1 && traffic == TOR)) && routing != RoutingKind::Val;
                     assert_eq!(b.fraction_of_capacity.is_some(), available && !idle, "{what}");
                     if let Some(theta) = b.fraction_of_capacity {
                         assert!(theta.is_finite() && theta > 0.0, "{what}");

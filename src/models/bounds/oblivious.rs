@@ -55,7 +55,15 @@ fn phase_orders(lat: &Lattice, routing: Oblivious) -> Vec<Vec<usize>> {
 }
 
 /// Adds the expected loads of `weight` packets/cycle from `s` to `d` (bounds.md §4.1).
-pub fn route_pair(lat: &Lattice, routing: Oblivious, orders: &[Vec<usize>], s: Node, d: Node, weight: f64, acc: &mut LoadAccumulator) {
+pub fn route_pair(
+    lat: &Lattice,
+    routing: Oblivious,
+    orders: &[Vec<usize>],
+    s: Node,
+    d: Node,
+    weight: f64,
+    acc: &mut LoadAccumulator,
+) {
     match routing {
         Oblivious::Dor(_) => {
             for (quadrant, p) in lat.quadrants(s, d, routing.quadrant_rule()) {
@@ -243,11 +251,12 @@ mod tests {
     fn closed_forms_equal_the_enumeration() {
         // The per-class closed form (translation-invariant patterns) and VAL's two phases must
         // reproduce the pair-by-pair enumeration, on even and odd k and in one to three dimensions.
-        let routings = [Oblivious::Dor(TieRule::Split), Oblivious::Dor(TieRule::Plus), Oblivious::Romm, Oblivious::Rlb, Oblivious::Val];
+        use Oblivious::{Dor, Rlb, Romm, Val};
+        let routings = [Dor(TieRule::Split), Dor(TieRule::Plus), Romm, Rlb, Val];
         for (k, n) in [(6, 1), (4, 2), (5, 2), (3, 3)] {
             let torus = Torus::new(k, n);
-            let traffics = [TrafficKind::Uniform, TrafficKind::Neighbor, TrafficKind::Tornado, TrafficKind::Diagonal, TrafficKind::Bitcomp];
-            for traffic in traffics {
+            use TrafficKind::{Bitcomp, Diagonal, Neighbor, Tornado, Uniform};
+            for traffic in [Uniform, Neighbor, Tornado, Diagonal, Bitcomp] {
                 let p = pattern(&torus, traffic);
                 for routing in routings {
                     let what = format!("k={k} n={n} {traffic} {routing:?}");
