@@ -163,10 +163,10 @@ pub fn frank_wolfe(lat: &Lattice, flows: &[Flow], rounds: usize, known_lower: f6
     let mut best = loads.clone();
     let mut price_sum = vec![0.0; channels];
     for round in 0..rounds {
-        let top = max(&loads);
         if upper - lower <= SETTLED * upper {
             break;
         }
+        let top = max(&loads);
         let beta = SHARPNESS * (channels as f64).ln() / top;
         let mut prices: Vec<f64> = loads.iter().map(|g| (beta * (g - top)).exp()).collect();
         let total: f64 = prices.iter().sum();
