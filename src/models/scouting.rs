@@ -43,17 +43,14 @@
 //! - **Buffers and arbitration.** Buffer depth does not appear in the model, and a free VC is
 //!   taken at random; the simulator has `buf`-flit buffers and age-based arbitration.
 
+use super::solver::{all_vcs_busy, least_fixed_point, multiplexing_degree, vc_occupancy};
 use super::{Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
 
-/// Relative change between rounds below which the fixed point counts as converged (§4).
-const CONVERGENCE_TOLERANCE: f64 = 1e-12;
-/// Rounds of the fixed-point iteration before giving up. Below 0.999 of saturation the
-/// iteration converges in a few hundred rounds; only a rate at the fold itself runs this long.
-const MAX_ROUNDS: usize = 20_000;
-/// Bisection steps for the saturation rate: 2⁻⁵⁰ of the bracket is far below any tolerance.
-const BISECTION_STEPS: usize = 50;
+/// The saturation rate is bisected down to this relative width. Closer to the fold the fixed
+/// point converges ever more slowly, and the specification gives four significant figures.
+const SATURATION_RELATIVE_WIDTH: f64 = 1e-9;
 
 /// What eq. (4) adds to the path set-up time (§6 of the specification).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,15 +157,15 @@ fn one_dimension_left(hops_made: usize, path: MeanPath) -> f64 {
     }
 }
 
-/// Eqs. (9)–(10) of seed 001: Pb_i = (1 − P_φ,i)·P_V² + P_φ,i·P_V for i = 0..D−1. With two
-/// dimensions left the header is blocked only if both useful channels are full.
-fn blocking_probabilities(path: MeanPath, all_vcs_busy: f64) -> Vec<f64> {
-    (0..path.hops)
-        .map(|hops_made| {
-            let one_left = one_dimension_left(hops_made, path);
-            (1.0 - one_left) * all_vcs_busy * all_vcs_busy + one_left * all_vcs_busy
-        })
-        .collect()
+/// Eqs. (9)–(10) of seed 001: Pb_i = (1 − P_φ,i)·P_V² + P_φ,i·P_V for i = 0..D−1, written
+/// into `blocking`. With two dimensions left the header is blocked only if both useful
+/// channels are full.
+fn blocking_probabilities(path: MeanPath, all_busy: f64, blocking: &mut Vec<f64>) {
+    blocking.clear();
+    blocking.extend((0..path.hops).map(|hops_made| {
+        let one_left = one_dimension_left(hops_made, path);
+        (1.0 - one_left) * all_busy * all_busy + one_left * all_busy
+    }));
 }
 
 /// Eq. (3) of seed 001: λ_c = λ_g (D + Σ_{i<D} i·Pb_i)/4, a header blocked after i hops
@@ -183,64 +180,58 @@ fn channel_rate(rate: f64, path: MeanPath, blocking: &[f64], count_revisits: boo
 }
 
 /// Eq. (6) of seed 001: P^t_j, the probability that the current place takes a backtrack when
-/// t − j of t backtracks remain to be spread over D places, C(t−j+D−2, D−1)/C(t−j+D−1, D−1),
-/// which simplifies to (t − j)/(t − j + D − 1).
-fn backtrack_probability(total: usize, made: usize, hops: usize) -> f64 {
-    if made >= total {
+/// `remaining` = t − j of the t backtracks are still to be spread over the D places:
+/// C(t−j+D−2, D−1)/C(t−j+D−1, D−1) = (t − j)/(t − j + D − 1), and 0 when none remain.
+fn backtrack_probability(remaining: usize, hops: usize) -> f64 {
+    if remaining == 0 {
         return 0.0;
     }
-    let remaining = (total - made) as f64;
-    remaining / (remaining + hops as f64 - 1.0)
+    remaining as f64 / (remaining + hops - 1) as f64
 }
 
-/// Eq. (5) of seed 001: C^t_{0,0}, the expected time for a header that will backtrack t times
-/// to reach the destination, from
+/// Two rows of eq. (5) over i = 0..D, kept between rounds so that a round allocates nothing.
+#[derive(Default)]
+struct SetupRows {
+    fewer_remaining: Vec<f64>,
+    current: Vec<f64>,
+}
+
+/// Eqs. (5) and (7) of seed 001: the mean path set-up time
+/// C = (1/(K+1)) Σ_{t=0..K} (C^t_{0,0} + 2K − 1), every number of backtracks t up to the
+/// probe lead being equally likely, 2K − 1 being the largest gap between the header and the
+/// first data flit. C^t_{0,0} solves the difference equations (5),
 /// C^t_{i,j} = (1 − P^t_j Pb_i) C^t_{i+1,j} + P^t_j Pb_i C^t_{i−1,j+1} + 1 for 0 < i < D,
 /// C^t_{D,j} = 0 and, at the source, C^t_{0,j} = 1 + C^t_{1,j} (or C^t_{1,j} + 1/(1 − Pb_0)
 /// with [`SourceRefusal::Retry`]). `None` when a retried source can never get a channel.
 ///
-/// Rows are solved from j = t (no backtrack left: C^t_{i,t} = D − i) down to j = 0; each entry
-/// needs only its own row further on and the row above one place back.
-fn setup_time_with_backtracks(
-    backtracks: usize,
-    blocking: &[f64],
-    refusal: SourceRefusal,
-    row_above: &mut Vec<f64>,
-    row: &mut Vec<f64>,
-) -> Option<f64> {
+/// P^t_j depends on t and j only through the backtracks still to come, r = t − j, and so
+/// does the whole row: C^t_{·,j} = R_{t−j}, where R_0 = D − i (no backtrack left) and R_r
+/// follows from R_{r−1}. One pass over r = 0..K therefore gives C^t_{0,0} = R_t[0] for
+/// every t.
+fn mean_setup_time(probe_lead: usize, blocking: &[f64], refusal: SourceRefusal, rows: &mut SetupRows) -> Option<f64> {
     let hops = blocking.len();
     let source_step = match refusal {
         SourceRefusal::Free => 1.0,
         SourceRefusal::Retry if blocking[0] < 1.0 => 1.0 / (1.0 - blocking[0]),
         SourceRefusal::Retry => return None,
     };
-    row_above.clear();
-    row_above.extend((0..=hops).map(|hops_made| (hops - hops_made) as f64));
-    row_above[0] = row_above[1] + source_step;
-    row.clear();
-    row.resize(hops + 1, 0.0);
-    for made in (0..backtracks).rev() {
-        let backtrack = backtrack_probability(backtracks, made, hops);
-        row[hops] = 0.0;
+    let SetupRows { fewer_remaining, current } = rows;
+    fewer_remaining.clear();
+    fewer_remaining.extend((0..=hops).map(|hops_made| (hops - hops_made) as f64));
+    fewer_remaining[0] = fewer_remaining[1] + source_step;
+    current.clear();
+    current.resize(hops + 1, 0.0);
+    let mut total = fewer_remaining[0];
+    for remaining in 1..=probe_lead {
+        let backtrack = backtrack_probability(remaining, hops);
         for hops_made in (1..hops).rev() {
             let back_off = backtrack * blocking[hops_made];
-            row[hops_made] = (1.0 - back_off) * row[hops_made + 1] + back_off * row_above[hops_made - 1] + 1.0;
+            current[hops_made] =
+                (1.0 - back_off) * current[hops_made + 1] + back_off * fewer_remaining[hops_made - 1] + 1.0;
         }
-        row[0] = row[1] + source_step;
-        std::mem::swap(row, row_above);
-    }
-    Some(row_above[0])
-}
-
-/// Eq. (7) of seed 001: C = (1/(K+1)) Σ_{t=0..K} (C^t_{0,0} + 2K − 1), every number of
-/// backtracks up to the probe lead being equally likely; 2K − 1 is the largest gap between
-/// the header and the first data flit.
-fn mean_setup_time(probe_lead: usize, blocking: &[f64], refusal: SourceRefusal) -> Option<f64> {
-    let mut row_above = Vec::with_capacity(blocking.len() + 1);
-    let mut row = Vec::with_capacity(blocking.len() + 1);
-    let mut total = 0.0;
-    for backtracks in 0..=probe_lead {
-        total += setup_time_with_backtracks(backtracks, blocking, refusal, &mut row_above, &mut row)?;
+        current[0] = current[1] + source_step;
+        std::mem::swap(current, fewer_remaining);
+        total += fewer_remaining[0];
     }
     Some(total / (probe_lead + 1) as f64 + 2.0 * probe_lead as f64 - 1.0)
 }
@@ -265,45 +256,6 @@ fn source_wait(rate: f64, vcs: usize, latency: f64, blocking_free_latency: f64) 
     }
     let spread = latency - blocking_free_latency;
     Some(arrivals * (latency * latency + spread * spread) / (2.0 * (1.0 - load)))
-}
-
-/// Eq. (12) of seed 001 (the chain of seed 000 eq. (20) and seed 003 eqs. (29)–(30)):
-/// P_v for v = 0..V from q_0 = 1, q_v = q_{v−1} λ_c S for 0 < v < V and
-/// q_V = q_{V−1} λ_c/(1/S − λ_c). Needs λ_c S < 1.
-pub(crate) fn vc_occupancy(channel_rate: f64, service_time: f64, vcs: usize) -> Vec<f64> {
-    let load = channel_rate * service_time;
-    let mut weights = Vec::with_capacity(vcs + 1);
-    weights.push(1.0);
-    for busy in 1..=vcs {
-        let previous = weights[busy - 1];
-        let growth = if busy < vcs { load } else { load / (1.0 - load) };
-        weights.push(previous * growth);
-    }
-    let total: f64 = weights.iter().sum();
-    weights.iter().map(|w| w / total).collect()
-}
-
-/// Eq. (13) of seed 001 (seed 003 eq. (31)): V̄ = Σ v² P_v / Σ v P_v, the mean number of
-/// messages sharing a busy channel; 1 at zero load, where no VC is busy.
-pub(crate) fn multiplexing_degree(occupancy: &[f64]) -> f64 {
-    let (squares, firsts) = occupancy
-        .iter()
-        .enumerate()
-        .skip(1)
-        .fold((0.0, 0.0), |(sq, first), (busy, p)| (sq + (busy * busy) as f64 * p, first + busy as f64 * p));
-    if firsts > 0.0 {
-        squares / firsts
-    } else {
-        1.0
-    }
-}
-
-fn relative_change(new: f64, old: f64) -> f64 {
-    if new == old {
-        0.0
-    } else {
-        (new - old).abs() / new.abs().max(old.abs())
-    }
 }
 
 /// The converged state of the equations at one rate.
@@ -345,64 +297,88 @@ impl Solution {
     }
 }
 
-impl ScoutingModel {
-    /// The model's dimensions for `s`, or `None` when the equations cannot be set up at all.
-    fn dimensions(s: &Scenario) -> Option<(MeanPath, usize, f64, usize)> {
+/// The scenario's parameters as the model uses them.
+#[derive(Clone, Copy, Debug)]
+struct Network {
+    path: MeanPath,
+    vcs: usize,
+    /// M, flits per message.
+    len: f64,
+    /// K, links between the header and the first data flit.
+    probe_lead: usize,
+}
+
+impl Network {
+    /// `None` when the equations cannot be set up for `s` at all (see [`assumptions_hold`]).
+    fn of(s: &Scenario) -> Option<Network> {
         if s.n != 2 || s.vcs == 0 || s.len == 0 {
             return None;
         }
-        Some((mean_path(s.k)?, s.vcs as usize, s.len as f64, s.scout as usize))
+        Some(Network { path: mean_path(s.k)?, vcs: s.vcs as usize, len: s.len as f64, probe_lead: s.scout as usize })
     }
 
+    /// S_min = M + 2K − 1 + D, the latency of a message that is never blocked (eq. (11)).
+    fn blocking_free_latency(&self) -> f64 {
+        self.len + 2.0 * self.probe_lead as f64 - 1.0 + self.path.hops as f64
+    }
+}
+
+/// What one round of the iteration derives from P_V.
+#[derive(Clone, Copy, Debug)]
+struct Round {
+    all_busy: f64,
+    channel_rate: f64,
+    setup: f64,
+    network_latency: f64,
+}
+
+impl ScoutingModel {
     /// Network latency S of an idle network, with no blocking anywhere.
-    fn zero_load_network_latency(&self, path: MeanPath, len: f64, probe_lead: usize) -> f64 {
-        let idle = vec![0.0; path.hops];
-        let setup = mean_setup_time(probe_lead, &idle, SourceRefusal::Free).unwrap_or(f64::INFINITY);
-        network_latency(setup, path, len, self.reading.network_latency)
+    fn zero_load_network_latency(&self, network: Network) -> f64 {
+        let idle = vec![0.0; network.path.hops];
+        let setup = mean_setup_time(network.probe_lead, &idle, SourceRefusal::Free, &mut SetupRows::default())
+            .unwrap_or(f64::INFINITY);
+        network_latency(setup, network.path, network.len, self.reading.network_latency)
     }
 
-    /// §4 of the specification: iterate from P_V = 0 until S and λ_c both settle.
+    /// §4 of the specification: iterate on P_V from an idle network. Each round derives the
+    /// blocking probabilities, λ_c, C and S from P_V, and the next P_V from λ_c and S by
+    /// eq. (12); at the fixed point W_s, V̄ and the latency follow.
     fn solve(&self, s: &Scenario, rate: f64) -> Option<Solution> {
-        let (path, vcs, len, probe_lead) = Self::dimensions(s)?;
+        let network = Network::of(s)?;
         if !(rate >= 0.0 && rate.is_finite()) {
             return None;
         }
-        let count_revisits =
-            probe_lead > 0 || self.reading.backtrack_traffic == BacktrackTraffic::EveryProbeLead;
-        let mut all_vcs_busy = 0.0;
-        let mut previous: Option<(f64, f64)> = None;
-        for _ in 0..MAX_ROUNDS {
-            let blocking = blocking_probabilities(path, all_vcs_busy);
-            let lambda_c = channel_rate(rate, path, &blocking, count_revisits);
-            let setup = mean_setup_time(probe_lead, &blocking, self.reading.source_refusal)?;
-            let latency = network_latency(setup, path, len, self.reading.network_latency);
-            if lambda_c * latency >= 1.0 {
+        let Network { path, vcs, len, probe_lead } = network;
+        let count_revisits = probe_lead > 0 || self.reading.backtrack_traffic == BacktrackTraffic::EveryProbeLead;
+        let mut blocking = Vec::with_capacity(path.hops);
+        let mut rows = SetupRows::default();
+        let round = |all_busy: f64| {
+            blocking_probabilities(path, all_busy, &mut blocking);
+            let channel_rate = channel_rate(rate, path, &blocking, count_revisits);
+            let setup = mean_setup_time(probe_lead, &blocking, self.reading.source_refusal, &mut rows)?;
+            let network_latency = network_latency(setup, path, len, self.reading.network_latency);
+            if channel_rate * network_latency >= 1.0 {
                 return None;
             }
-            let occupancy = vc_occupancy(lambda_c, latency, vcs);
-            let settled = previous.is_some_and(|(old_latency, old_rate)| {
-                relative_change(latency, old_latency) <= CONVERGENCE_TOLERANCE
-                    && relative_change(lambda_c, old_rate) <= CONVERGENCE_TOLERANCE
-            });
-            if settled {
-                let blocking_free_latency = len + 2.0 * probe_lead as f64 - 1.0 + path.hops as f64;
-                let source_wait = source_wait(rate, vcs, latency, blocking_free_latency)?;
-                let multiplexing = multiplexing_degree(&occupancy);
-                return Some(Solution {
-                    channel_rate: lambda_c,
-                    occupancy,
-                    blocking,
-                    setup,
-                    network_latency: latency,
-                    blocking_free_latency,
-                    source_wait,
-                    multiplexing,
-                });
-            }
-            all_vcs_busy = occupancy[vcs];
-            previous = Some((latency, lambda_c));
-        }
-        None
+            let next = all_vcs_busy(channel_rate, network_latency, vcs);
+            Some((next, Round { all_busy, channel_rate, setup, network_latency }))
+        };
+        let fixed_point = least_fixed_point(0.0, 1.0, round)?;
+        let source_wait = source_wait(rate, vcs, fixed_point.network_latency, network.blocking_free_latency())?;
+        let occupancy = vc_occupancy(fixed_point.channel_rate, fixed_point.network_latency, vcs);
+        let mut blocking = Vec::with_capacity(path.hops);
+        blocking_probabilities(path, fixed_point.all_busy, &mut blocking);
+        Some(Solution {
+            channel_rate: fixed_point.channel_rate,
+            multiplexing: multiplexing_degree(&occupancy),
+            occupancy,
+            blocking,
+            setup: fixed_point.setup,
+            network_latency: fixed_point.network_latency,
+            blocking_free_latency: network.blocking_free_latency(),
+            source_wait,
+        })
     }
 }
 
@@ -427,13 +403,13 @@ impl LatencyModel for ScoutingModel {
     /// Bisection below min(4/(D S_0), V/S_0), S_0 the zero-load network latency: beyond either
     /// bound λ_c S or (λ_g/V) S reaches 1 even without blocking (§4).
     fn saturation_rate(&self, s: &Scenario) -> f64 {
-        let Some((path, vcs, len, probe_lead)) = Self::dimensions(s) else {
+        let Some(network) = Network::of(s) else {
             return 0.0;
         };
-        let idle_latency = self.zero_load_network_latency(path, len, probe_lead);
+        let idle_latency = self.zero_load_network_latency(network);
         let mut lo = 0.0;
-        let mut hi = (4.0 / (path.hops as f64 * idle_latency)).min(vcs as f64 / idle_latency);
-        for _ in 0..BISECTION_STEPS {
+        let mut hi = (4.0 / (network.path.hops as f64 * idle_latency)).min(network.vcs as f64 / idle_latency);
+        while hi - lo > SATURATION_RELATIVE_WIDTH * hi {
             let mid = 0.5 * (lo + hi);
             if self.solve(s, mid).is_some() {
                 lo = mid;
@@ -576,6 +552,113 @@ mod tests {
         for (reading, want) in readings().into_iter().zip([97.67154, 82.81786, 97.67156]) {
             let got = ScoutingModel { reading }.evaluate(&s, 0.008).latency.expect("below saturation");
             assert_relative(got, want, 1e-6, &format!("{reading:?}"));
+        }
+    }
+
+    #[test]
+    fn zero_load_latency_is_the_blocking_free_latency() {
+        // Printed eq. (4) counts the header's D hops twice: M + 2D + 2K − 1 (8×8: D = 4).
+        for (probe_lead, want) in [(0, 39.0), (1, 41.0), (3, 45.0), (6, 51.0)] {
+            let evaluation = ScoutingModel::default().evaluate(&scenario(8, 6, 32, probe_lead), 0.0);
+            assert_eq!(evaluation.latency, Some(want));
+            assert_eq!(evaluation.quantities["V_bar"], 1.0);
+            assert_eq!(evaluation.quantities["W_s"], 0.0);
+        }
+        let reading = ScoutingReading { network_latency: NetworkLatencyForm::SetupIncludesHops, ..Default::default() };
+        // M + D + 2K − 1 for 16×16 (D = 8), K = 3.
+        assert_eq!(ScoutingModel { reading }.evaluate(&scenario(16, 1, 64, 3), 0.0).latency, Some(77.0));
+    }
+
+    #[test]
+    fn latency_and_blocking_rise_with_rate_up_to_saturation() {
+        for s in [scenario(8, 6, 32, 3), scenario(16, 1, 32, 6), scenario(8, 1, 64, 0)] {
+            let model = ScoutingModel::default();
+            let saturation = model.saturation_rate(&s);
+            let mut previous = model.evaluate(&s, 0.0);
+            for step in 1..=50 {
+                let rate = saturation * step as f64 / 50.0 * 0.999;
+                let evaluation = model.evaluate(&s, rate);
+                let (Some(latency), Some(before)) = (evaluation.latency, previous.latency) else {
+                    panic!("{s:?}: no latency at {rate}, below the saturation rate {saturation}");
+                };
+                assert!(latency > before, "{s:?}: latency fell from {before} to {latency} at rate {rate}");
+                assert!(evaluation.quantities["P_V"] > previous.quantities["P_V"]);
+                assert!(evaluation.quantities["lambda_c"] > previous.quantities["lambda_c"]);
+                previous = evaluation;
+            }
+        }
+    }
+
+    #[test]
+    fn saturation_rate_is_the_edge_of_finite_latency() {
+        let model = ScoutingModel::default();
+        for s in [scenario(8, 6, 64, 1), scenario(16, 6, 32, 3), scenario(8, 1, 32, 0), scenario(4, 2, 8, 2)] {
+            let saturation = model.saturation_rate(&s);
+            assert!(saturation > 0.0, "{s:?}");
+            assert!(model.evaluate(&s, saturation * 0.9999).latency.is_some(), "{s:?} below {saturation}");
+            for factor in [1.0001, 1.01, 1.5, 10.0] {
+                assert_eq!(model.evaluate(&s, saturation * factor).latency, None, "{s:?} at {factor} × {saturation}");
+            }
+        }
+    }
+
+    #[test]
+    fn probe_lead_zero_saturates_where_every_hop_blocks() {
+        // §6: with K = 0 the re-visit term alone sets saturation, at P_V = 1 for 8×8, V = 1:
+        // λ_c = λ_g (4 + 0 + 1 + 2 + 3)/4 = 2.5 λ_g and S = 39, so λ_g = 1/(2.5 × 39).
+        let s = scenario(8, 1, 32, 0);
+        let saturation = ScoutingModel::default().saturation_rate(&s);
+        assert!((saturation - 1.0 / (2.5 * 39.0)).abs() < 1e-8, "{saturation}");
+        // Without the term it is λ_c S = 1 with λ_c = λ_g D/4: 4/(D (M + 2D − 1)).
+        let reading = ScoutingReading { backtrack_traffic: BacktrackTraffic::ScoutingOnly, ..Default::default() };
+        let saturation = ScoutingModel { reading }.saturation_rate(&s);
+        assert!((saturation - 4.0 / (4.0 * 39.0)).abs() < 1e-8, "{saturation}");
+    }
+
+    #[test]
+    fn single_vc_never_multiplexes() {
+        let evaluation = ScoutingModel::default().evaluate(&scenario(8, 1, 32, 1), 0.008);
+        assert_eq!(evaluation.quantities["V_bar"], 1.0);
+        let occupancy: f64 = (0..=1).map(|busy| evaluation.quantities[&format!("P_v[{busy}]")]).sum();
+        assert!((occupancy - 1.0).abs() < 1e-12);
+        assert_eq!(evaluation.quantities["P_v[1]"], evaluation.quantities["P_V"]);
+    }
+
+    #[test]
+    fn scenarios_outside_the_model_give_no_latency_and_no_panic() {
+        let model = ScoutingModel::default();
+        let odd_radix = scenario(7, 6, 32, 3);
+        let three_dimensional = Scenario { n: 3, ..scenario(8, 6, 32, 3) };
+        for s in [&odd_radix, &three_dimensional] {
+            assert_eq!(model.evaluate(s, 0.001).latency, None);
+            assert_eq!(model.saturation_rate(s), 0.0);
+        }
+        let s = scenario(8, 6, 32, 3);
+        for rate in [-0.001, f64::NAN, f64::INFINITY, 1.0] {
+            assert_eq!(model.evaluate(&s, rate).latency, None, "rate {rate}");
+        }
+        // The smallest and the largest networks the scenario limits allow still solve.
+        for s in [scenario(2, 1, 2, 1), scenario(128, 16, 4096, 64)] {
+            let saturation = model.saturation_rate(&s);
+            assert!(saturation > 0.0 && model.evaluate(&s, 0.5 * saturation).latency.is_some(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn assumptions_name_what_does_not_fit() {
+        assert_eq!(assumptions_hold(&scenario(16, 6, 64, 6)), Ok(()));
+        let s = scenario(8, 6, 32, 3);
+        let cases = [
+            (Scenario { traffic: TrafficKind::Tornado, ..s.clone() }, "tornado is not uniform"),
+            (Scenario { switching: Switching::Wormhole, scout: 0, ..s.clone() }, "switching=wormhole"),
+            (Scenario { routing: RoutingKind::Dor, ..s.clone() }, "routing=dor"),
+            (Scenario { n: 3, ..s.clone() }, "n = 3"),
+            (Scenario { k: 9, ..s.clone() }, "k = 9"),
+            (Scenario { beta: 0.02, ..s.clone() }, "broadcasts"),
+        ];
+        for (s, reason) in cases {
+            let message = assumptions_hold(&s).expect_err(reason);
+            assert!(message.contains(reason), "{message:?} should say {reason:?}");
         }
     }
 }
