@@ -595,4 +595,102 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn traffic_coefficients_match_specification() {
+        // §3: λ_c/λ_g and the unicast share of λ_c for k = 8.
+        for (beta, per_unit_rate, unicast_share) in [(0.02, 1.22008, 0.80323), (0.04, 1.44016, 0.66659)] {
+            let traffic = TrafficPerUnitRate::new(8.0, beta, 4.0, ReplicatedTraffic::Printed);
+            assert_relative(traffic.channel(), per_unit_rate, 5e-6, "λ_c/λ_g");
+            assert_relative(traffic.unicast_channel / traffic.channel(), unicast_share, 1e-5, "unicast share");
+        }
+        // Eq. (2): the counts cover the k² − 1 non-source nodes and forward k² − 5 copies.
+        let counts = replication_counts(8.0);
+        assert_eq!(counts.iter().sum::<f64>(), 63.0);
+        assert_eq!(counts.iter().enumerate().map(|(i, n)| i as f64 * n).sum::<f64>(), 59.0);
+        assert_relative(mean_copies_forwarded(&counts, 64.0), 59.0 / 63.0, 1e-15, "ω̄");
+    }
+
+    #[test]
+    fn zero_load_latency_is_message_length_plus_mean_distance() {
+        let model = BroadcastModel::default();
+        // d = k/2 for even k, (k − 1/k)/2 for odd k.
+        for (k, beta, want) in [(8, 0.02, 36.0), (10, 0.0, 37.0), (16, 0.04, 40.0), (5, 0.02, 32.0 + 2.4)] {
+            let evaluation = model.evaluate(&scenario(k, 4, 32, beta), 0.0);
+            assert_relative(evaluation.latency.expect("idle network"), want, 1e-12, &format!("k={k}"));
+            assert_eq!(evaluation.quantities["V_bar"], 1.0);
+        }
+    }
+
+    #[test]
+    fn latency_rises_with_rate_and_with_broadcast_fraction() {
+        let model = BroadcastModel::default();
+        for s in [scenario(8, 3, 16, 0.04), scenario(10, 5, 48, 0.0), scenario(7, 4, 32, 0.02), scenario(16, 5, 64, 0.04)] {
+            let saturation = model.saturation_rate(&s);
+            let mut previous = model.evaluate(&s, 0.0);
+            for step in 1..=50 {
+                let rate = saturation * step as f64 / 50.0 * 0.999;
+                let evaluation = model.evaluate(&s, rate);
+                let (Some(latency), Some(before)) = (evaluation.latency, previous.latency) else {
+                    panic!("{s:?}: no latency at {rate}, below the saturation rate {saturation}");
+                };
+                assert!(latency > before, "{s:?}: latency fell from {before} to {latency} at rate {rate}");
+                assert!(evaluation.quantities["W_c"] > previous.quantities["W_c"]);
+                previous = evaluation;
+            }
+        }
+        let at = |beta| model.evaluate(&scenario(16, 4, 32, beta), 0.002).latency.expect("below saturation");
+        assert!(at(0.0) < at(0.02) && at(0.02) < at(0.04));
+    }
+
+    #[test]
+    fn saturation_rate_is_the_edge_of_finite_latency() {
+        let model = BroadcastModel::default();
+        for s in [scenario(8, 4, 32, 0.02), scenario(10, 3, 64, 0.04), scenario(3, 3, 1, 1.0), scenario(9, 16, 8, 0.0)] {
+            let saturation = model.saturation_rate(&s);
+            assert!(saturation > 0.0, "{s:?}");
+            assert!(model.evaluate(&s, saturation * 0.9999).latency.is_some(), "{s:?} below {saturation}");
+            for factor in [1.0001, 1.01, 1.5, 10.0] {
+                assert_eq!(model.evaluate(&s, saturation * factor).latency, None, "{s:?} at {factor} × {saturation}");
+            }
+        }
+    }
+
+    #[test]
+    fn scenarios_outside_the_model_give_no_latency_and_no_panic() {
+        let model = BroadcastModel::default();
+        let too_few_vcs = Scenario { allow_unsafe: true, ..scenario(8, 2, 32, 0.02) };
+        let too_small = scenario(2, 4, 32, 0.02);
+        let three_dimensional = Scenario { n: 3, ..scenario(8, 4, 32, 0.02) };
+        for s in [&too_few_vcs, &too_small, &three_dimensional] {
+            assert_eq!(model.evaluate(s, 0.001).latency, None, "{s:?}");
+            assert_eq!(model.saturation_rate(s), 0.0, "{s:?}");
+        }
+        let s = scenario(8, 4, 32, 0.02);
+        for rate in [-0.001, f64::NAN, f64::INFINITY, 1.0] {
+            assert_eq!(model.evaluate(&s, rate).latency, None, "rate {rate}");
+        }
+        let largest = scenario(128, 16, 4096, 1.0);
+        let saturation = model.saturation_rate(&largest);
+        assert!(saturation > 0.0 && model.evaluate(&largest, 0.5 * saturation).latency.is_some());
+    }
+
+    #[test]
+    fn assumptions_name_what_does_not_fit() {
+        assert_eq!(assumptions_hold(&scenario(10, 5, 48, 0.02)), Ok(()));
+        assert_eq!(assumptions_hold(&scenario(8, 3, 16, 0.0)), Ok(()));
+        let s = scenario(8, 4, 32, 0.02);
+        let cases = [
+            (Scenario { traffic: TrafficKind::Tornado, ..s.clone() }, "tornado is not uniform"),
+            (Scenario { routing: RoutingKind::Nbc, ..s.clone() }, "routing=nbc"),
+            (Scenario { switching: Switching::Scouting, ..s.clone() }, "switching=scouting"),
+            (Scenario { n: 3, ..s.clone() }, "n = 3"),
+            (Scenario { k: 2, ..s.clone() }, "k = 2"),
+            (Scenario { vcs: 2, allow_unsafe: true, ..s.clone() }, "vcs = 2"),
+        ];
+        for (s, reason) in cases {
+            let message = assumptions_hold(&s).expect_err(reason);
+            assert!(message.contains(reason), "{message:?} should say {reason:?}");
+        }
+    }
 }
