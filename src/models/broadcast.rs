@@ -19,8 +19,7 @@
 //! | `lambda_c` | messages per cycle on one channel: unicast, one-step and replicated copies |
 //! | `P_v[v]` | probability that v VCs of a channel are busy |
 //! | `P_a`, `P_d` | probability that every adaptive VC is busy; that the needed deterministic VC is too |
-//! | `Pb[j]` | probability that a unicast is blocked at hop j (1-based) |
-//! | `blocking_per_hop` | mean of `Pb[j]` over the unicast's hops |
+//! | `blocking_per_hop` | probability that a unicast is blocked at a hop, averaged over its hops |
 //! | `W_c` | mean wait for a VC once blocked (cycles) |
 //! | `S_u`, `S_b`, `S` | network latency of a unicast, of a one-hop copy, and their traffic-weighted mean (cycles) |
 //! | `lambda_s`, `S_s`, `W_s` | rate into, mean service time of, and mean wait in one injection queue |
@@ -38,13 +37,14 @@
 //!   ([`ReplicatedTraffic::Copies`] carries them all).
 //! - **Copies cost no hop.** A one-hop broadcast copy is charged M cycles, not M + 1
 //!   ([`CopyHop::Charged`] adds the hop).
-//! - **Mean path.** Every unicast is given the mean distance d = 2k̄ (the average over all k²
-//!   destinations, the source included); for odd k the last hop counts with weight
-//!   d − ⌊d⌋. The simulator never sends a unicast to its own source.
+//! - **Mean path.** By default every unicast is given the mean distance d = 2k̄ (the average
+//!   over all k² destinations, the source included; for odd k the last hop counts with weight
+//!   d − ⌊d⌋). The simulator never sends a unicast to its own source and its routes have
+//!   whole, unequal lengths; [`Distances::Exact`] averages over the real destinations.
 //! - **Start-up and buffers.** The start-up latency of assumption (c) is taken as 0, and buffer
 //!   depth and age-based arbitration do not appear in the model.
 
-use super::solver::{least_fixed_point, multiplexing_degree, vc_occupancy};
+use super::shared::{destination_classes, least_fixed_point, multiplexing_degree, vc_occupancy, Distances};
 use super::{Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
@@ -92,6 +92,7 @@ pub struct BroadcastReading {
     pub replicated_traffic: ReplicatedTraffic,
     pub deterministic_busy: DeterministicBusy,
     pub copy_hop: CopyHop,
+    pub distances: Distances,
 }
 
 /// The unicast-under-broadcast model of seed 003 under one reading of its equations.
@@ -221,37 +222,49 @@ impl TrafficPerUnitRate {
     }
 }
 
-/// The mean unicast path: k̄ hops per dimension, d in all, and the weight of each hop
-/// (1, except a fractional last hop for odd k).
-#[derive(Clone, Debug)]
-struct UnicastPath {
-    hops_per_dimension: f64,
+/// Where a unicast's hops fall, averaged over its destinations.
+#[derive(Clone, Copy, Debug)]
+struct HopProfile {
+    /// d, the mean number of hops.
     hops: f64,
-    hop_weights: Vec<f64>,
+    /// The fraction of those hops taken with only one dimension left (P_{c_j} averaged).
+    one_dimension_left: f64,
 }
 
-impl UnicastPath {
-    fn new(k: u32) -> UnicastPath {
-        let hops_per_dimension = mean_hops_per_dimension(k as f64, k % 2 == 0);
-        let hops = 2.0 * hops_per_dimension;
-        let whole_hops = hops.floor() as usize;
-        let mut hop_weights = vec![1.0; whole_hops];
-        let last_fraction = hops - whole_hops as f64;
-        if last_fraction > 0.0 {
-            hop_weights.push(last_fraction);
+impl HopProfile {
+    fn new(k: u32, distances: Distances) -> HopProfile {
+        match distances {
+            Distances::Mean => HopProfile::mean_path(k),
+            Distances::Exact => HopProfile::exact(k),
         }
-        UnicastPath { hops_per_dimension, hops, hop_weights }
     }
 
-    /// Eq. (13) of seed 003: P_{c_j}, the probability that one dimension is left at hop j
-    /// (1-based), 0 while j ≤ k̄ and 2/(d − j + 2) after, capped at 1 for a fractional last hop.
-    fn one_dimension_left(&self, hop: usize) -> f64 {
-        let hop = hop as f64;
-        if hop <= self.hops_per_dimension {
-            0.0
-        } else {
-            (2.0 / (self.hops - hop + 2.0)).min(1.0)
-        }
+    /// Eqs. (5), (6) and (13) of seed 003 along the mean path of d = 2k̄ hops:
+    /// P_{c_j} = 0 while j ≤ k̄ and 2/(d − j + 2) after (1-based j). For odd k, d is
+    /// fractional: its last hop counts with weight d − ⌊d⌋, and P_{c_j} is capped at 1 there.
+    fn mean_path(k: u32) -> HopProfile {
+        let hops_per_dimension = mean_hops_per_dimension(k as f64, k % 2 == 0);
+        let hops = 2.0 * hops_per_dimension;
+        let one_left: f64 = (1..=hops.ceil() as usize)
+            .map(|hop| {
+                let hop = hop as f64;
+                let weight = (hops - hop + 1.0).min(1.0);
+                let one_left = if hop <= hops_per_dimension { 0.0 } else { (2.0 / (hops - hop + 2.0)).min(1.0) };
+                weight * one_left
+            })
+            .sum();
+        HopProfile { hops, one_dimension_left: one_left / hops }
+    }
+
+    /// Eqs. (12)–(13) of seed 003 averaged over the exact destination classes (`mode="exact"`,
+    /// §6 of the specification): each class (h_x, h_y) takes h_x + h_y hops, and P_{c_j}
+    /// counts the splits of its first j − 1 hops that finish a dimension.
+    fn exact(k: u32) -> HopProfile {
+        let (hops, one_left) = destination_classes(k).iter().fold((0.0, 0.0), |(hops, one_left), class| {
+            let one_left_on_route: f64 = (0..class.hops()).map(|done| class.one_dimension_left(done)).sum();
+            (hops + class.probability * class.hops() as f64, one_left + class.probability * one_left_on_route)
+        });
+        HopProfile { hops, one_dimension_left: one_left / hops }
     }
 }
 
@@ -273,8 +286,10 @@ fn busy_probabilities(occupancy: &[f64], reading: DeterministicBusy) -> (f64, f6
     (adaptive, deterministic)
 }
 
-/// Eq. (17) of seed 003: P_{b_j} = P_a P_d with two dimensions left, and
-/// (1 − P_{c_j}) P_a P_d + P_{c_j} P_d past k̄, where one dimension may be done.
+/// Eq. (17) of seed 003: P_{b_j} = (1 − P_{c_j}) P_a P_d + P_{c_j} P_d, blocked on every
+/// adaptive VC and the deterministic one while two dimensions are open, on the deterministic
+/// one alone once one dimension is done (P_{c_j} = 0 for j ≤ k̄). Linear in P_{c_j}, so the
+/// mean over a path's hops is this at the mean P_{c_j}.
 fn blocking_probability(one_left: f64, adaptive_busy: f64, deterministic_busy: f64) -> f64 {
     (1.0 - one_left) * adaptive_busy * deterministic_busy + one_left * deterministic_busy
 }
@@ -299,7 +314,7 @@ fn source_wait(arrivals: f64, service_time: f64, len: f64) -> Option<f64> {
 
 /// The scenario's parameters as the model uses them.
 struct Network {
-    path: UnicastPath,
+    path: HopProfile,
     traffic: TrafficPerUnitRate,
     vcs: usize,
     /// M, flits per message.
@@ -312,7 +327,7 @@ impl Network {
         if s.n != 2 || s.k < 3 || s.vcs < 3 || s.len == 0 || !(0.0..=1.0).contains(&s.beta) {
             return None;
         }
-        let path = UnicastPath::new(s.k);
+        let path = HopProfile::new(s.k, reading.distances);
         let traffic = TrafficPerUnitRate::new(s.k as f64, s.beta, path.hops, reading.replicated_traffic);
         Some(Network { path, traffic, vcs: s.vcs as usize, len: s.len as f64 })
     }
@@ -323,7 +338,7 @@ struct Round {
     occupancy: Vec<f64>,
     adaptive_busy: f64,
     deterministic_busy: f64,
-    blocking: Vec<f64>,
+    blocking_per_hop: f64,
     vc_wait: f64,
     unicast_latency: f64,
     copy_latency: f64,
@@ -355,11 +370,7 @@ impl Solution {
         }
         q.insert("P_a".to_string(), round.adaptive_busy);
         q.insert("P_d".to_string(), round.deterministic_busy);
-        for (index, pb) in round.blocking.iter().enumerate() {
-            q.insert(format!("Pb[{}]", index + 1), *pb);
-        }
-        let mean_blocking = round.blocking.iter().sum::<f64>() / round.blocking.len().max(1) as f64;
-        q.insert("blocking_per_hop".to_string(), mean_blocking);
+        q.insert("blocking_per_hop".to_string(), round.blocking_per_hop);
         q.insert("W_c".to_string(), round.vc_wait);
         q.insert("S_u".to_string(), round.unicast_latency);
         q.insert("S_b".to_string(), round.copy_latency);
@@ -381,8 +392,8 @@ impl BroadcastModel {
         }
     }
 
-    /// Eqs. (12)–(17), (23)–(25) and (29)–(30) of seed 003 at service time S: the VC
-    /// occupancy, the blocking at each hop, the wait W_c, and from them
+    /// Eqs. (12), (14), (23)–(25) and (29)–(30) of seed 003 at service time S: the VC
+    /// occupancy, the blocking per hop, the wait W_c, and from them
     /// S_u = M + d + Σ_j P_{b_j} W_c and S_b = M + P_V W_c. `None` when λ_c S ≥ 1.
     fn round(&self, network: &Network, channel_rate: f64, service_time: f64) -> Option<Round> {
         if channel_rate * service_time >= 1.0 {
@@ -392,13 +403,10 @@ impl BroadcastModel {
         let vc_wait = vc_wait(channel_rate, service_time, network.len);
         let (adaptive_busy, deterministic_busy) = busy_probabilities(&occupancy, self.reading.deterministic_busy);
         let path = &network.path;
-        let blocking: Vec<f64> = (1..=path.hop_weights.len())
-            .map(|hop| blocking_probability(path.one_dimension_left(hop), adaptive_busy, deterministic_busy))
-            .collect();
-        let blocking_delay: f64 = blocking.iter().zip(&path.hop_weights).map(|(pb, weight)| weight * pb * vc_wait).sum();
-        let unicast_latency = network.len + path.hops + blocking_delay;
+        let blocking_per_hop = blocking_probability(path.one_dimension_left, adaptive_busy, deterministic_busy);
+        let unicast_latency = network.len + path.hops + path.hops * blocking_per_hop * vc_wait;
         let copy_latency = self.unblocked_copy_latency(network.len) + occupancy[network.vcs] * vc_wait;
-        Some(Round { occupancy, adaptive_busy, deterministic_busy, blocking, vc_wait, unicast_latency, copy_latency })
+        Some(Round { occupancy, adaptive_busy, deterministic_busy, blocking_per_hop, vc_wait, unicast_latency, copy_latency })
     }
 
     /// §4 of the specification: iterate on S from its zero-load value; at the fixed point the
@@ -530,24 +538,25 @@ mod tests {
         (16, 5, 0.04, [0.006266, 0.003473, 0.002402, 0.001835]),
     ];
 
-    /// §7: k, V, M, β and the saturation rates of the default, `lam_r=copies`, `pd=one-vc` and
-    /// `sb=hop` readings.
-    const VARIANT_SATURATION: &[(u32, u32, u32, f64, [f64; 4])] = &[
-        (8, 3, 32, 0.02, [0.009121, 0.008723, 0.009557, 0.009067]),
-        (8, 4, 32, 0.04, [0.009590, 0.008829, 0.009789, 0.009494]),
-        (8, 5, 64, 0.02, [0.006381, 0.006055, 0.006468, 0.006362]),
-        (10, 4, 48, 0.04, [0.004587, 0.004246, 0.004687, 0.004549]),
-        (16, 3, 16, 0.02, [0.005506, 0.005353, 0.005798, 0.005404]),
-        (16, 5, 64, 0.04, [0.001835, 0.001722, 0.001857, 0.001820]),
+    /// §7: k, V, M, β and the saturation rates of the default, `lam_r=copies`, `pd=one-vc`,
+    /// `sb=hop` and `mode=exact` readings.
+    const VARIANT_SATURATION: &[(u32, u32, u32, f64, [f64; 5])] = &[
+        (8, 3, 32, 0.02, [0.009121, 0.008723, 0.009557, 0.009067, 0.008772]),
+        (8, 4, 32, 0.04, [0.009590, 0.008829, 0.009789, 0.009494, 0.009281]),
+        (8, 5, 64, 0.02, [0.006381, 0.006055, 0.006468, 0.006362, 0.006172]),
+        (10, 4, 48, 0.04, [0.004587, 0.004246, 0.004687, 0.004549, 0.004521]),
+        (16, 3, 16, 0.02, [0.005506, 0.005353, 0.005798, 0.005404, 0.005374]),
+        (16, 5, 64, 0.04, [0.001835, 0.001722, 0.001857, 0.001820, 0.001805]),
     ];
 
-    fn readings() -> [BroadcastReading; 4] {
+    fn readings() -> [BroadcastReading; 5] {
         let default = BroadcastReading::default();
         [
             default,
             BroadcastReading { replicated_traffic: ReplicatedTraffic::Copies, ..default },
             BroadcastReading { deterministic_busy: DeterministicBusy::OneVc, ..default },
             BroadcastReading { copy_hop: CopyHop::Charged, ..default },
+            BroadcastReading { distances: Distances::Exact, ..default },
         ]
     }
 

@@ -43,7 +43,7 @@
 //! - **Buffers and arbitration.** Buffer depth does not appear in the model, and a free VC is
 //!   taken at random; the simulator has `buf`-flit buffers and age-based arbitration.
 
-use super::solver::{all_vcs_busy, least_fixed_point, multiplexing_degree, vc_occupancy};
+use super::shared::{all_vcs_busy, least_fixed_point, multiplexing_degree, vc_occupancy};
 use super::{Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;

@@ -1,5 +1,6 @@
 //! Pieces shared by the seed models: the VC-occupancy birth–death chain that seeds 000, 001
-//! and 003 all use, and the fixed-point iteration that solves a model for one rate.
+//! and 003 all use, the exact destination classes of a 2-D torus that their `mode="exact"`
+//! readings average over, and the fixed-point iteration that solves a model for one rate.
 
 /// Relative change between rounds below which a fixed point counts as converged.
 pub const CONVERGENCE_TOLERANCE: f64 = 1e-12;
@@ -49,6 +50,63 @@ pub fn multiplexing_degree(occupancy: &[f64]) -> f64 {
     } else {
         1.0
     }
+}
+
+/// Whether a model gives every message the mean distance or averages over destinations
+/// (`mode=` in the model specifications).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Distances {
+    /// One path at the mean distance: the papers' own shortcut.
+    #[default]
+    Mean,
+    /// Every destination class (h_x, h_y) with its own route length, weighted by how many of
+    /// the N − 1 destinations it holds.
+    Exact,
+}
+
+/// A class of destinations at ring distances (h_x, h_y) from the source, and the fraction of
+/// the N − 1 other nodes in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DestinationClass {
+    pub hops_x: usize,
+    pub hops_y: usize,
+    pub probability: f64,
+}
+
+impl DestinationClass {
+    /// ‖H‖ = h_x + h_y, the minimal route length.
+    pub fn hops(&self) -> usize {
+        self.hops_x + self.hops_y
+    }
+
+    /// The probability that one dimension is finished after `hops_done` < ‖H‖ hops
+    /// (`models/nbc.md` §6): every split (x, y) of the hops done with x ≤ h_x and y ≤ h_y is
+    /// equally likely, and a dimension is finished when x = h_x or y = h_y. A route along one
+    /// dimension has one dimension left throughout.
+    pub fn one_dimension_left(&self, hops_done: usize) -> f64 {
+        let splits = self.hops_x.min(hops_done) + 1 - hops_done.saturating_sub(self.hops_y);
+        let finished = (self.hops_x <= hops_done) as usize + (self.hops_y <= hops_done) as usize;
+        finished as f64 / splits as f64
+    }
+}
+
+/// Every destination class of a 2-D k × k torus under uniform traffic, the source excluded.
+pub fn destination_classes(k: u32) -> Vec<DestinationClass> {
+    let ring_distances = k as usize / 2 + 1;
+    let mut nodes_at = vec![0usize; ring_distances];
+    for offset in 0..k {
+        nodes_at[offset.min(k - offset) as usize] += 1;
+    }
+    let others = (k as f64) * (k as f64) - 1.0;
+    let mut classes = Vec::with_capacity(ring_distances * ring_distances);
+    for (hops_x, &along_x) in nodes_at.iter().enumerate() {
+        for (hops_y, &along_y) in nodes_at.iter().enumerate() {
+            if hops_x + hops_y > 0 {
+                classes.push(DestinationClass { hops_x, hops_y, probability: (along_x * along_y) as f64 / others });
+            }
+        }
+    }
+    classes
 }
 
 /// |new − old| relative to the larger of the two; 0 when they are equal (both 0 included).
@@ -118,6 +176,32 @@ mod tests {
         assert_eq!(multiplexing_degree(&[0.4, 0.6]), 1.0);
         // Two VCs each busy half the time when any is: (1·0.25 + 4·0.25)/(0.25 + 0.5).
         assert!((multiplexing_degree(&[0.5, 0.25, 0.25]) - 1.25 / 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn destination_classes_cover_every_other_node_at_the_exact_mean_distance() {
+        for k in [2, 3, 8, 9, 16] {
+            let classes = destination_classes(k);
+            let nodes = (k * k) as f64;
+            assert!((classes.iter().map(|c| c.probability).sum::<f64>() - 1.0).abs() < 1e-12, "k={k}");
+            let mean: f64 = classes.iter().map(|c| c.probability * c.hops() as f64).sum();
+            // Mean ring distance over all k offsets is k/4 (even) or (k − 1/k)/4 (odd); the
+            // source's own offset (0, 0) is left out of the 2-D mean.
+            let per_dimension = if k % 2 == 0 { k as f64 / 4.0 } else { (k as f64 - 1.0 / k as f64) / 4.0 };
+            assert!((mean - 2.0 * per_dimension * nodes / (nodes - 1.0)).abs() < 1e-12, "k={k}");
+        }
+    }
+
+    #[test]
+    fn one_dimension_left_counts_finished_splits() {
+        let class = DestinationClass { hops_x: 2, hops_y: 1, probability: 1.0 };
+        // After 0 hops: (0,0), nothing finished. After 1: (1,0) or (0,1), the second finishes y.
+        // After 2: (2,0) or (1,1), both finish a dimension.
+        assert_eq!(class.one_dimension_left(0), 0.0);
+        assert_eq!(class.one_dimension_left(1), 0.5);
+        assert_eq!(class.one_dimension_left(2), 1.0);
+        let straight = DestinationClass { hops_x: 0, hops_y: 3, probability: 1.0 };
+        assert!((0..3).all(|done| straight.one_dimension_left(done) == 1.0));
     }
 
     #[test]
