@@ -17,8 +17,7 @@
 //! |---|---|
 //! | `lambda_c` | messages per cycle on one unidirectional channel, header re-visits included |
 //! | `P_v[v]`, `P_V` | probability that v VCs of a channel are busy; that all V are |
-//! | `Pb[i]` | probability that the header is blocked after i hops |
-//! | `blocking_per_hop` | mean of `Pb[i]` over the D hops of the mean path |
+//! | `blocking_per_hop` | probability that the header is blocked at a hop, averaged over its hops |
 //! | `C` | mean path set-up time (cycles) |
 //! | `S`, `S_min` | mean network latency and its blocking-free value (cycles) |
 //! | `W_s` | mean wait in the source queue (cycles) |
@@ -37,13 +36,15 @@
 //!   block after i hops, as if the header started again from the source, and counts them as
 //!   full message arrivals in the source queue and VC-occupancy terms. This over-states the
 //!   channel load; it alone sets the saturation point for K = 0.
-//! - **Mean path.** Every message is given the mean distance D = k/2 hops (the average over all
-//!   k² destinations, the source included); the simulator never sends a message to its own
-//!   source, so its mean distance is slightly longer, N·k/(2(N − 1)).
+//! - **Mean path.** By default every message is given the mean distance D = k/2 hops (the
+//!   average over all k² destinations, the source included), which needs an even k. The
+//!   simulator never sends a message to its own source, so its mean distance is slightly
+//!   longer, N·k/(2(N − 1)), and its routes have unequal lengths; [`Distances::Exact`] averages
+//!   the set-up time and the re-visit traffic over the real destinations, odd k included.
 //! - **Buffers and arbitration.** Buffer depth does not appear in the model, and a free VC is
 //!   taken at random; the simulator has `buf`-flit buffers and age-based arbitration.
 
-use super::shared::{all_vcs_busy, least_fixed_point, multiplexing_degree, vc_occupancy};
+use super::shared::{all_vcs_busy, destination_classes, least_fixed_point, multiplexing_degree, vc_occupancy, Distances};
 use super::{Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
@@ -88,6 +89,7 @@ pub struct ScoutingReading {
     pub network_latency: NetworkLatencyForm,
     pub source_refusal: SourceRefusal,
     pub backtrack_traffic: BacktrackTraffic,
+    pub distances: Distances,
 }
 
 /// The scouting-switching model of seed 001 under one reading of its equations.
@@ -121,62 +123,95 @@ pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
     if s.n != 2 {
         return Err(format!("the scouting model is for 2-D tori; n = {}", s.n));
     }
-    if mean_path(s.k).is_none() {
+    if s.k % 2 != 0 {
         return Err(format!(
-            "the scouting model follows one mean path of k/2 hops, which needs an even k; k = {}",
+            "the scouting model follows one mean path of k/2 hops, which needs an even k; k = {} \
+             (only the exact-distance reading handles odd k)",
             s.k
         ));
     }
     Ok(())
 }
 
-/// The single mean path that stands for every message.
-#[derive(Clone, Copy, Debug)]
-struct MeanPath {
-    /// k̄, mean hops per dimension.
-    hops_per_dimension: f64,
-    /// D, hops per message.
-    hops: usize,
+/// One route length a message may have, how likely it is, and after each number of hops
+/// made the probability P_φ,i that only one dimension is left.
+#[derive(Clone, Debug)]
+struct Route {
+    probability: f64,
+    /// P_φ,i for i = 0..D−1; its length is the route's D.
+    one_dimension_left: Vec<f64>,
 }
 
-/// Eq. (2) of seed 001: k̄ = k/4 and D = 2k̄. `None` for odd k, whose D is not a whole number
-/// of hops.
-fn mean_path(k: u32) -> Option<MeanPath> {
-    (k % 2 == 0).then(|| MeanPath { hops_per_dimension: k as f64 / 4.0, hops: (k / 2) as usize })
-}
-
-/// Eq. (8) of seed 001: P_φ,i, the probability that only one dimension is left after i hops.
-/// The printed range "k̄ ≤ i < D − 1" is read as "≤ D − 1", where the formula gives 1.
-fn one_dimension_left(hops_made: usize, path: MeanPath) -> f64 {
-    if hops_made + 1 >= path.hops {
-        1.0
-    } else if (hops_made as f64) < path.hops_per_dimension {
-        0.0
-    } else {
-        2.0 / (path.hops - hops_made + 1) as f64
+impl Route {
+    fn hops(&self) -> usize {
+        self.one_dimension_left.len()
     }
 }
 
-/// Eqs. (9)–(10) of seed 001: Pb_i = (1 − P_φ,i)·P_V² + P_φ,i·P_V for i = 0..D−1, written
-/// into `blocking`. With two dimensions left the header is blocked only if both useful
-/// channels are full.
-fn blocking_probabilities(path: MeanPath, all_busy: f64, blocking: &mut Vec<f64>) {
-    blocking.clear();
-    blocking.extend((0..path.hops).map(|hops_made| {
-        let one_left = one_dimension_left(hops_made, path);
-        (1.0 - one_left) * all_busy * all_busy + one_left * all_busy
-    }));
+/// The routes the model averages over: the single mean path of eqs. (2) and (8), or every
+/// destination class (`mode="exact"`, §6 of the specification). `None` for the mean path of
+/// an odd k, whose D = k/2 is not a whole number of hops.
+fn routes(k: u32, distances: Distances) -> Option<Vec<Route>> {
+    match distances {
+        Distances::Mean => {
+            let hops = mean_hops(k)?;
+            let one_left = (0..hops).map(|hops_made| one_dimension_left(hops_made, hops, k as f64 / 4.0)).collect();
+            Some(vec![Route { probability: 1.0, one_dimension_left: one_left }])
+        }
+        // A class and its mirror image (h_y, h_x) have the same P_φ profile, so each pair is
+        // solved once with both probabilities.
+        Distances::Exact => Some(
+            destination_classes(k)
+                .iter()
+                .filter(|class| class.hops_x <= class.hops_y)
+                .map(|class| Route {
+                    probability: class.probability * if class.hops_x < class.hops_y { 2.0 } else { 1.0 },
+                    one_dimension_left: (0..class.hops()).map(|done| class.one_dimension_left(done)).collect(),
+                })
+                .collect(),
+        ),
+    }
 }
 
-/// Eq. (3) of seed 001: λ_c = λ_g (D + Σ_{i<D} i·Pb_i)/4, a header blocked after i hops
-/// being charged i extra channel visits.
-fn channel_rate(rate: f64, path: MeanPath, blocking: &[f64], count_revisits: bool) -> f64 {
-    let revisits: f64 = if count_revisits {
-        blocking.iter().enumerate().map(|(hops_made, pb)| hops_made as f64 * pb).sum()
-    } else {
+/// Eq. (2) of seed 001: D = 2k̄ = k/2 hops per message, k̄ = k/4 per dimension; `None` for
+/// odd k.
+fn mean_hops(k: u32) -> Option<usize> {
+    (k % 2 == 0).then_some((k / 2) as usize)
+}
+
+/// Eq. (8) of seed 001: P_φ,i, the probability that only one dimension is left after i of the
+/// D hops, 0 while i < k̄ and 2/(D − i + 1) after. The printed range "k̄ ≤ i < D − 1" is read
+/// as "≤ D − 1", where the formula gives 1.
+fn one_dimension_left(hops_made: usize, hops: usize, hops_per_dimension: f64) -> f64 {
+    if hops_made + 1 >= hops {
+        1.0
+    } else if (hops_made as f64) < hops_per_dimension {
         0.0
-    };
-    rate * (path.hops as f64 + revisits) / 4.0
+    } else {
+        2.0 / (hops - hops_made + 1) as f64
+    }
+}
+
+/// Eqs. (9)–(10) of seed 001: Pb_i = (1 − P_φ,i)·P_V² + P_φ,i·P_V along `route`, written into
+/// `blocking`. With two dimensions left the header is blocked only if both useful channels
+/// are full.
+fn blocking_probabilities(route: &Route, all_busy: f64, blocking: &mut Vec<f64>) {
+    blocking.clear();
+    blocking.extend(
+        route.one_dimension_left.iter().map(|one_left| (1.0 - one_left) * all_busy * all_busy + one_left * all_busy),
+    );
+}
+
+/// The re-visit term of eq. (3) of seed 001, Σ_{i<D} i·Pb_i: a header blocked after i hops
+/// is charged i extra channel visits.
+fn revisits(blocking: &[f64]) -> f64 {
+    blocking.iter().enumerate().map(|(hops_made, pb)| hops_made as f64 * pb).sum()
+}
+
+/// Eq. (3) of seed 001: λ_c = λ_g (D + Σ_{i<D} i·Pb_i)/4, with the route averages of D and of
+/// the re-visit term.
+fn channel_rate(rate: f64, hops: f64, revisits: f64) -> f64 {
+    rate * (hops + revisits) / 4.0
 }
 
 /// Eq. (6) of seed 001: P^t_j, the probability that the current place takes a backtrack when
@@ -238,9 +273,9 @@ fn mean_setup_time(probe_lead: usize, blocking: &[f64], refusal: SourceRefusal, 
 
 /// Eq. (4) of seed 001: S = C + D + M as printed, or C + M when the set-up time is taken to
 /// contain the header's hops.
-fn network_latency(setup: f64, path: MeanPath, len: f64, form: NetworkLatencyForm) -> f64 {
+fn network_latency(setup: f64, hops: f64, len: f64, form: NetworkLatencyForm) -> f64 {
     match form {
-        NetworkLatencyForm::Printed => setup + path.hops as f64 + len,
+        NetworkLatencyForm::Printed => setup + hops + len,
         NetworkLatencyForm::SetupIncludesHops => setup + len,
     }
 }
@@ -262,7 +297,7 @@ fn source_wait(rate: f64, vcs: usize, latency: f64, blocking_free_latency: f64) 
 struct Solution {
     channel_rate: f64,
     occupancy: Vec<f64>,
-    blocking: Vec<f64>,
+    blocking_per_hop: f64,
     setup: f64,
     network_latency: f64,
     blocking_free_latency: f64,
@@ -283,11 +318,7 @@ impl Solution {
             q.insert(format!("P_v[{busy}]"), *p);
         }
         q.insert("P_V".to_string(), *self.occupancy.last().unwrap_or(&0.0));
-        for (hops_made, pb) in self.blocking.iter().enumerate() {
-            q.insert(format!("Pb[{hops_made}]"), *pb);
-        }
-        let mean_blocking = self.blocking.iter().sum::<f64>() / self.blocking.len().max(1) as f64;
-        q.insert("blocking_per_hop".to_string(), mean_blocking);
+        q.insert("blocking_per_hop".to_string(), self.blocking_per_hop);
         q.insert("C".to_string(), self.setup);
         q.insert("S".to_string(), self.network_latency);
         q.insert("S_min".to_string(), self.blocking_free_latency);
@@ -298,9 +329,11 @@ impl Solution {
 }
 
 /// The scenario's parameters as the model uses them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Network {
-    path: MeanPath,
+    routes: Vec<Route>,
+    /// D, the mean route length.
+    hops: f64,
     vcs: usize,
     /// M, flits per message.
     len: f64,
@@ -310,73 +343,100 @@ struct Network {
 
 impl Network {
     /// `None` when the equations cannot be set up for `s` at all (see [`assumptions_hold`]).
-    fn of(s: &Scenario) -> Option<Network> {
+    fn of(s: &Scenario, distances: Distances) -> Option<Network> {
         if s.n != 2 || s.vcs == 0 || s.len == 0 {
             return None;
         }
-        Some(Network { path: mean_path(s.k)?, vcs: s.vcs as usize, len: s.len as f64, probe_lead: s.scout as usize })
+        let routes = routes(s.k, distances)?;
+        let hops = routes.iter().map(|route| route.probability * route.hops() as f64).sum();
+        Some(Network { routes, hops, vcs: s.vcs as usize, len: s.len as f64, probe_lead: s.scout as usize })
     }
 
     /// S_min = M + 2K − 1 + D, the latency of a message that is never blocked (eq. (11)).
     fn blocking_free_latency(&self) -> f64 {
-        self.len + 2.0 * self.probe_lead as f64 - 1.0 + self.path.hops as f64
+        self.len + 2.0 * self.probe_lead as f64 - 1.0 + self.hops
     }
+}
+
+/// Route averages of the path set-up time, the re-visit term of eq. (3) and the blocked hops.
+#[derive(Clone, Copy, Debug, Default)]
+struct PathAverages {
+    setup: f64,
+    revisits: f64,
+    blocked_hops: f64,
 }
 
 /// What one round of the iteration derives from P_V.
 #[derive(Clone, Copy, Debug)]
 struct Round {
-    all_busy: f64,
     channel_rate: f64,
-    setup: f64,
+    paths: PathAverages,
     network_latency: f64,
 }
 
 impl ScoutingModel {
+    /// Eqs. (5)–(7) and (9)–(10) on every route at P_V = `all_busy`, averaged over the routes.
+    /// `None` when a retried source can never get a channel.
+    fn path_averages(
+        &self,
+        network: &Network,
+        all_busy: f64,
+        blocking: &mut Vec<f64>,
+        rows: &mut SetupRows,
+    ) -> Option<PathAverages> {
+        let mut averages = PathAverages::default();
+        for route in &network.routes {
+            blocking_probabilities(route, all_busy, blocking);
+            let setup = mean_setup_time(network.probe_lead, blocking, self.reading.source_refusal, rows)?;
+            averages.setup += route.probability * setup;
+            averages.revisits += route.probability * revisits(blocking);
+            averages.blocked_hops += route.probability * blocking.iter().sum::<f64>();
+        }
+        Some(averages)
+    }
+
     /// Network latency S of an idle network, with no blocking anywhere.
-    fn zero_load_network_latency(&self, network: Network) -> f64 {
-        let idle = vec![0.0; network.path.hops];
-        let setup = mean_setup_time(network.probe_lead, &idle, SourceRefusal::Free, &mut SetupRows::default())
-            .unwrap_or(f64::INFINITY);
-        network_latency(setup, network.path, network.len, self.reading.network_latency)
+    fn zero_load_network_latency(&self, network: &Network) -> f64 {
+        let idle = self.path_averages(network, 0.0, &mut Vec::new(), &mut SetupRows::default());
+        let setup = idle.map_or(f64::INFINITY, |idle| idle.setup);
+        network_latency(setup, network.hops, network.len, self.reading.network_latency)
     }
 
     /// §4 of the specification: iterate on P_V from an idle network. Each round derives the
     /// blocking probabilities, λ_c, C and S from P_V, and the next P_V from λ_c and S by
     /// eq. (12); at the fixed point W_s, V̄ and the latency follow.
     fn solve(&self, s: &Scenario, rate: f64) -> Option<Solution> {
-        let network = Network::of(s)?;
+        let network = Network::of(s, self.reading.distances)?;
         if !(rate >= 0.0 && rate.is_finite()) {
             return None;
         }
-        let Network { path, vcs, len, probe_lead } = network;
-        let count_revisits = probe_lead > 0 || self.reading.backtrack_traffic == BacktrackTraffic::EveryProbeLead;
-        let mut blocking = Vec::with_capacity(path.hops);
+        let count_revisits =
+            network.probe_lead > 0 || self.reading.backtrack_traffic == BacktrackTraffic::EveryProbeLead;
+        let mut blocking = Vec::new();
         let mut rows = SetupRows::default();
         let round = |all_busy: f64| {
-            blocking_probabilities(path, all_busy, &mut blocking);
-            let channel_rate = channel_rate(rate, path, &blocking, count_revisits);
-            let setup = mean_setup_time(probe_lead, &blocking, self.reading.source_refusal, &mut rows)?;
-            let network_latency = network_latency(setup, path, len, self.reading.network_latency);
+            let paths = self.path_averages(&network, all_busy, &mut blocking, &mut rows)?;
+            let charged_revisits = if count_revisits { paths.revisits } else { 0.0 };
+            let channel_rate = channel_rate(rate, network.hops, charged_revisits);
+            let network_latency = network_latency(paths.setup, network.hops, network.len, self.reading.network_latency);
             if channel_rate * network_latency >= 1.0 {
                 return None;
             }
-            let next = all_vcs_busy(channel_rate, network_latency, vcs);
-            Some((next, Round { all_busy, channel_rate, setup, network_latency }))
+            let next = all_vcs_busy(channel_rate, network_latency, network.vcs);
+            Some((next, Round { channel_rate, paths, network_latency }))
         };
         let fixed_point = least_fixed_point(0.0, 1.0, round)?;
-        let source_wait = source_wait(rate, vcs, fixed_point.network_latency, network.blocking_free_latency())?;
-        let occupancy = vc_occupancy(fixed_point.channel_rate, fixed_point.network_latency, vcs);
-        let mut blocking = Vec::with_capacity(path.hops);
-        blocking_probabilities(path, fixed_point.all_busy, &mut blocking);
+        let blocking_free_latency = network.blocking_free_latency();
+        let source_wait = source_wait(rate, network.vcs, fixed_point.network_latency, blocking_free_latency)?;
+        let occupancy = vc_occupancy(fixed_point.channel_rate, fixed_point.network_latency, network.vcs);
         Some(Solution {
             channel_rate: fixed_point.channel_rate,
             multiplexing: multiplexing_degree(&occupancy),
             occupancy,
-            blocking,
-            setup: fixed_point.setup,
+            blocking_per_hop: fixed_point.paths.blocked_hops / network.hops,
+            setup: fixed_point.paths.setup,
             network_latency: fixed_point.network_latency,
-            blocking_free_latency: network.blocking_free_latency(),
+            blocking_free_latency,
             source_wait,
         })
     }
@@ -403,12 +463,12 @@ impl LatencyModel for ScoutingModel {
     /// Bisection below min(4/(D S_0), V/S_0), S_0 the zero-load network latency: beyond either
     /// bound λ_c S or (λ_g/V) S reaches 1 even without blocking (§4).
     fn saturation_rate(&self, s: &Scenario) -> f64 {
-        let Some(network) = Network::of(s) else {
+        let Some(network) = Network::of(s, self.reading.distances) else {
             return 0.0;
         };
-        let idle_latency = self.zero_load_network_latency(network);
+        let idle_latency = self.zero_load_network_latency(&network);
         let mut lo = 0.0;
-        let mut hi = (4.0 / (network.path.hops as f64 * idle_latency)).min(network.vcs as f64 / idle_latency);
+        let mut hi = (4.0 / (network.hops * idle_latency)).min(network.vcs as f64 / idle_latency);
         while hi - lo > SATURATION_RELATIVE_WIDTH * hi {
             let mid = 0.5 * (lo + hi);
             if self.solve(s, mid).is_some() {
@@ -467,40 +527,40 @@ mod tests {
 
     /// §7 of `models/scouting.md`: k, V, M, K and the saturation rates of the default,
     /// `s_form=setup-includes-hops`, `source=retry` and `backtrack_traffic=scouting-only`
-    /// readings, printed to six decimals.
-    const SATURATION: &[(u32, u32, u32, u32, [f64; 4])] = &[
-        (8, 1, 32, 0, [0.010256, 0.011429, 0.009212, 0.025641]),
-        (8, 1, 32, 1, [0.009620, 0.010644, 0.008655, 0.009620]),
-        (8, 1, 32, 3, [0.008537, 0.009334, 0.007715, 0.008537]),
-        (8, 1, 32, 6, [0.007272, 0.007843, 0.006632, 0.007272]),
-        (8, 1, 64, 0, [0.005634, 0.005970, 0.005200, 0.014085]),
-        (8, 1, 64, 1, [0.005436, 0.005749, 0.005013, 0.005436]),
-        (8, 1, 64, 3, [0.005073, 0.005344, 0.004673, 0.005073]),
-        (8, 1, 64, 6, [0.004598, 0.004819, 0.004239, 0.004598]),
-        (8, 6, 32, 0, [0.015957, 0.017780, 0.015946, 0.025641]),
-        (8, 6, 32, 1, [0.015151, 0.016786, 0.015141, 0.015151]),
-        (8, 6, 32, 3, [0.013774, 0.015112, 0.013766, 0.013774]),
-        (8, 6, 32, 6, [0.012136, 0.013163, 0.012130, 0.012136]),
-        (8, 6, 64, 0, [0.008765, 0.009288, 0.008762, 0.014085]),
-        (8, 6, 64, 1, [0.008516, 0.009009, 0.008513, 0.008516]),
-        (8, 6, 64, 3, [0.008063, 0.008504, 0.008060, 0.008063]),
-        (8, 6, 64, 6, [0.007472, 0.007849, 0.007470, 0.007472]),
-        (16, 1, 32, 0, [0.002403, 0.002896, 0.002346, 0.010638]),
-        (16, 1, 32, 1, [0.002283, 0.002724, 0.002233, 0.002283]),
-        (16, 1, 32, 3, [0.002078, 0.002436, 0.002037, 0.002078]),
-        (16, 1, 32, 6, [0.001832, 0.002106, 0.001803, 0.001832]),
-        (16, 1, 64, 0, [0.001430, 0.001591, 0.001407, 0.006329]),
-        (16, 1, 64, 1, [0.001386, 0.001537, 0.001365, 0.001386]),
-        (16, 1, 64, 3, [0.001307, 0.001441, 0.001289, 0.001307]),
-        (16, 1, 64, 6, [0.001205, 0.001318, 0.001190, 0.001205]),
-        (16, 6, 32, 0, [0.006020, 0.007255, 0.006019, 0.010638]),
-        (16, 6, 32, 1, [0.005771, 0.006896, 0.005770, 0.005771]),
-        (16, 6, 32, 3, [0.005330, 0.006276, 0.005329, 0.005330]),
-        (16, 6, 32, 6, [0.004784, 0.005532, 0.004783, 0.004784]),
-        (16, 6, 64, 0, [0.003582, 0.003985, 0.003581, 0.006329]),
-        (16, 6, 64, 1, [0.003492, 0.003874, 0.003491, 0.003492]),
-        (16, 6, 64, 3, [0.003325, 0.003671, 0.003325, 0.003325]),
-        (16, 6, 64, 6, [0.003104, 0.003403, 0.003104, 0.003104]),
+    /// readings, printed to six decimals, and of `mode=exact` where it was computed.
+    const SATURATION: &[(u32, u32, u32, u32, [f64; 4], Option<f64>)] = &[
+        (8, 1, 32, 0, [0.010256, 0.011429, 0.009212, 0.025641], Some(0.008751)),
+        (8, 1, 32, 1, [0.009620, 0.010644, 0.008655, 0.009620], Some(0.008218)),
+        (8, 1, 32, 3, [0.008537, 0.009334, 0.007715, 0.008537], Some(0.007313)),
+        (8, 1, 32, 6, [0.007272, 0.007843, 0.006632, 0.007272], Some(0.006255)),
+        (8, 1, 64, 0, [0.005634, 0.005970, 0.005200, 0.014085], Some(0.004814)),
+        (8, 1, 64, 1, [0.005436, 0.005749, 0.005013, 0.005436], Some(0.004648)),
+        (8, 1, 64, 3, [0.005073, 0.005344, 0.004673, 0.005073], Some(0.004344)),
+        (8, 1, 64, 6, [0.004598, 0.004819, 0.004239, 0.004598], Some(0.003948)),
+        (8, 6, 32, 0, [0.015957, 0.017780, 0.015946, 0.025641], Some(0.015245)),
+        (8, 6, 32, 1, [0.015151, 0.016786, 0.015141, 0.015151], Some(0.014481)),
+        (8, 6, 32, 3, [0.013774, 0.015112, 0.013766, 0.013774], Some(0.013174)),
+        (8, 6, 32, 6, [0.012136, 0.013163, 0.012130, 0.012136], Some(0.011614)),
+        (8, 6, 64, 0, [0.008765, 0.009288, 0.008762, 0.014085], Some(0.008386)),
+        (8, 6, 64, 1, [0.008516, 0.009009, 0.008513, 0.008516], Some(0.008150)),
+        (8, 6, 64, 3, [0.008063, 0.008504, 0.008060, 0.008063], Some(0.007719)),
+        (8, 6, 64, 6, [0.007472, 0.007849, 0.007470, 0.007472], Some(0.007155)),
+        (16, 1, 32, 0, [0.002403, 0.002896, 0.002346, 0.010638], Some(0.00212)),
+        (16, 1, 32, 1, [0.002283, 0.002724, 0.002233, 0.002283], None),
+        (16, 1, 32, 3, [0.002078, 0.002436, 0.002037, 0.002078], None),
+        (16, 1, 32, 6, [0.001832, 0.002106, 0.001803, 0.001832], Some(0.00162)),
+        (16, 1, 64, 0, [0.001430, 0.001591, 0.001407, 0.006329], Some(0.00126)),
+        (16, 1, 64, 1, [0.001386, 0.001537, 0.001365, 0.001386], None),
+        (16, 1, 64, 3, [0.001307, 0.001441, 0.001289, 0.001307], None),
+        (16, 1, 64, 6, [0.001205, 0.001318, 0.001190, 0.001205], Some(0.00107)),
+        (16, 6, 32, 0, [0.006020, 0.007255, 0.006019, 0.010638], Some(0.00586)),
+        (16, 6, 32, 1, [0.005771, 0.006896, 0.005770, 0.005771], None),
+        (16, 6, 32, 3, [0.005330, 0.006276, 0.005329, 0.005330], None),
+        (16, 6, 32, 6, [0.004784, 0.005532, 0.004783, 0.004784], Some(0.00466)),
+        (16, 6, 64, 0, [0.003582, 0.003985, 0.003581, 0.006329], Some(0.00349)),
+        (16, 6, 64, 1, [0.003492, 0.003874, 0.003491, 0.003492], None),
+        (16, 6, 64, 3, [0.003325, 0.003671, 0.003325, 0.003325], None),
+        (16, 6, 64, 6, [0.003104, 0.003403, 0.003104, 0.003104], Some(0.00303)),
     ];
 
     fn readings() -> [ScoutingReading; 4] {
@@ -534,7 +594,7 @@ mod tests {
 
     #[test]
     fn saturation_rates_match_specification_for_every_reading() {
-        for &(k, vcs, len, probe_lead, expected) in SATURATION {
+        for &(k, vcs, len, probe_lead, expected, _) in SATURATION {
             for (reading, want) in readings().into_iter().zip(expected) {
                 let got = ScoutingModel { reading }.saturation_rate(&scenario(k, vcs, len, probe_lead));
                 // Half a unit in the sixth decimal the specification prints, plus rounding slack.
@@ -547,11 +607,30 @@ mod tests {
     }
 
     #[test]
+    fn exact_distance_saturation_rates_match_specification() {
+        let model = ScoutingModel { reading: ScoutingReading { distances: Distances::Exact, ..Default::default() } };
+        for &(k, vcs, len, probe_lead, _, exact) in SATURATION {
+            let Some(want) = exact else { continue };
+            let got = model.saturation_rate(&scenario(k, vcs, len, probe_lead));
+            // The specification's exact-form rates carry its own ±10⁻⁵ relative tolerance on
+            // top of the rounding of the printed digits (three significant figures at 16×16).
+            let rounding = if k == 16 { 5e-6 } else { 5e-7 };
+            assert!(
+                (got - want).abs() <= rounding + 1e-5 * want,
+                "k={k} V={vcs} M={len} K={probe_lead}: model {got}, specification {want}"
+            );
+        }
+    }
+
+    #[test]
     fn variant_latencies_match_specification() {
         let s = scenario(8, 6, 32, 3);
-        for (reading, want) in readings().into_iter().zip([97.67154, 82.81786, 97.67156]) {
+        let exact = ScoutingReading { distances: Distances::Exact, ..Default::default() };
+        let readings = readings().into_iter().take(3).chain([exact]);
+        // The exact-form latency is printed to five significant figures.
+        for (reading, (want, tolerance)) in readings.zip([(97.67154, 1e-6), (82.81786, 1e-6), (97.67156, 1e-6), (99.429, 1e-5)]) {
             let got = ScoutingModel { reading }.evaluate(&s, 0.008).latency.expect("below saturation");
-            assert_relative(got, want, 1e-6, &format!("{reading:?}"));
+            assert_relative(got, want, tolerance, &format!("{reading:?}"));
         }
     }
 
@@ -622,6 +701,19 @@ mod tests {
         let occupancy: f64 = (0..=1).map(|busy| evaluation.quantities[&format!("P_v[{busy}]")]).sum();
         assert!((occupancy - 1.0).abs() < 1e-12);
         assert_eq!(evaluation.quantities["P_v[1]"], evaluation.quantities["P_V"]);
+    }
+
+    #[test]
+    fn exact_distances_handle_odd_radix_and_lower_saturation() {
+        let exact = ScoutingModel { reading: ScoutingReading { distances: Distances::Exact, ..Default::default() } };
+        let odd = scenario(9, 6, 32, 3);
+        // Zero load: M + 2D + 2K − 1 with D the exact mean distance, N k̄·2/(N − 1) for odd k too.
+        let hops = 2.0 * (9.0 - 1.0 / 9.0) / 4.0 * 81.0 / 80.0;
+        let idle = exact.evaluate(&odd, 0.0).latency.expect("idle network");
+        assert!((idle - (32.0 + 2.0 * hops + 5.0)).abs() < 1e-9, "{idle}");
+        assert!(exact.saturation_rate(&odd) > 0.0);
+        let even = scenario(8, 6, 32, 3);
+        assert!(exact.saturation_rate(&even) < ScoutingModel::default().saturation_rate(&even));
     }
 
     #[test]
