@@ -114,10 +114,7 @@ pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
         return Err(format!("the broadcast model assumes wormhole switching; switching={}", s.switching));
     }
     if s.traffic != TrafficKind::Uniform {
-        return Err(format!(
-            "the broadcast model assumes uniform unicast destinations; {} is not uniform",
-            s.traffic
-        ));
+        return Err(format!("the broadcast model assumes uniform unicast destinations; {} is not uniform", s.traffic));
     }
     if s.n != 2 {
         return Err(format!("the broadcast model is for 2-D tori; n = {}", s.n));
@@ -243,7 +240,7 @@ impl HopProfile {
     /// P_{c_j} = 0 while j ≤ k̄ and 2/(d − j + 2) after (1-based j). For odd k, d is
     /// fractional: its last hop counts with weight d − ⌊d⌋, and P_{c_j} is capped at 1 there.
     fn mean_path(k: u32) -> HopProfile {
-        let hops_per_dimension = mean_hops_per_dimension(k as f64, k % 2 == 0);
+        let hops_per_dimension = mean_hops_per_dimension(k as f64, k.is_multiple_of(2));
         let hops = 2.0 * hops_per_dimension;
         let one_left: f64 = (1..=hops.ceil() as usize)
             .map(|hop| {
@@ -406,7 +403,15 @@ impl BroadcastModel {
         let blocking_per_hop = blocking_probability(path.one_dimension_left, adaptive_busy, deterministic_busy);
         let unicast_latency = network.len + path.hops + path.hops * blocking_per_hop * vc_wait;
         let copy_latency = self.unblocked_copy_latency(network.len) + occupancy[network.vcs] * vc_wait;
-        Some(Round { occupancy, adaptive_busy, deterministic_busy, blocking_per_hop, vc_wait, unicast_latency, copy_latency })
+        Some(Round {
+            occupancy,
+            adaptive_busy,
+            deterministic_busy,
+            blocking_per_hop,
+            vc_wait,
+            unicast_latency,
+            copy_latency,
+        })
     }
 
     /// §4 of the specification: iterate on S from its zero-load value; at the fixed point the
@@ -492,9 +497,10 @@ mod tests {
         Scenario { k, vcs, len, beta, routing: RoutingKind::Duato, ..Scenario::default() }
     }
 
+    type ReferenceRow = (u32, u32, u32, f64, f64, [f64; 8]);
     /// §7 of `models/broadcast.md`: k, V, M, β, rate, then λ_c, S_u, S_b, S, W_c, W_s, V̄ and the
     /// unicast latency.
-    const REFERENCE: &[(u32, u32, u32, f64, f64, [f64; 8])] = &[
+    const REFERENCE: &[ReferenceRow] = &[
         (8, 4, 32, 0.02, 0.002, [0.002440159, 36.00096, 32.00009, 35.21369, 1.668909, 0.5826624, 1.187573, 43.44572]),
         (8, 4, 32, 0.02, 0.005, [0.006100397, 36.0499, 32.01042, 35.25504, 4.871086, 1.538226, 1.530844, 57.54155]),
         (8, 4, 32, 0.02, 0.008, [0.009760635, 36.47937, 32.14027, 35.62555, 9.594388, 2.650768, 1.947507, 76.20622]),
@@ -634,7 +640,9 @@ mod tests {
     #[test]
     fn latency_rises_with_rate_and_with_broadcast_fraction() {
         let model = BroadcastModel::default();
-        for s in [scenario(8, 3, 16, 0.04), scenario(10, 5, 48, 0.0), scenario(7, 4, 32, 0.02), scenario(16, 5, 64, 0.04)] {
+        for s in
+            [scenario(8, 3, 16, 0.04), scenario(10, 5, 48, 0.0), scenario(7, 4, 32, 0.02), scenario(16, 5, 64, 0.04)]
+        {
             let saturation = model.saturation_rate(&s);
             let mut previous = model.evaluate(&s, 0.0);
             for step in 1..=50 {
@@ -655,7 +663,8 @@ mod tests {
     #[test]
     fn saturation_rate_is_the_edge_of_finite_latency() {
         let model = BroadcastModel::default();
-        for s in [scenario(8, 4, 32, 0.02), scenario(10, 3, 64, 0.04), scenario(3, 3, 1, 1.0), scenario(9, 16, 8, 0.0)] {
+        for s in [scenario(8, 4, 32, 0.02), scenario(10, 3, 64, 0.04), scenario(3, 3, 1, 1.0), scenario(9, 16, 8, 0.0)]
+        {
             let saturation = model.saturation_rate(&s);
             assert!(saturation > 0.0, "{s:?}");
             assert!(model.evaluate(&s, saturation * 0.9999).latency.is_some(), "{s:?} below {saturation}");

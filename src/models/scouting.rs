@@ -44,7 +44,9 @@
 //! - **Buffers and arbitration.** Buffer depth does not appear in the model, and a free VC is
 //!   taken at random; the simulator has `buf`-flit buffers and age-based arbitration.
 
-use super::shared::{all_vcs_busy, destination_classes, least_fixed_point, multiplexing_degree, vc_occupancy, Distances};
+use super::shared::{
+    all_vcs_busy, destination_classes, least_fixed_point, multiplexing_degree, vc_occupancy, Distances,
+};
 use super::{Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
@@ -123,7 +125,7 @@ pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
     if s.n != 2 {
         return Err(format!("the scouting model is for 2-D tori; n = {}", s.n));
     }
-    if s.k % 2 != 0 {
+    if !s.k.is_multiple_of(2) {
         return Err(format!(
             "the scouting model follows one mean path of k/2 hops, which needs an even k; k = {} \
              (only the exact-distance reading handles odd k)",
@@ -176,7 +178,7 @@ fn routes(k: u32, distances: Distances) -> Option<Vec<Route>> {
 /// Eq. (2) of seed 001: D = 2k̄ = k/2 hops per message, k̄ = k/4 per dimension; `None` for
 /// odd k.
 fn mean_hops(k: u32) -> Option<usize> {
-    (k % 2 == 0).then_some((k / 2) as usize)
+    k.is_multiple_of(2).then_some((k / 2) as usize)
 }
 
 /// Eq. (8) of seed 001: P_φ,i, the probability that only one dimension is left after i of the
@@ -497,8 +499,9 @@ mod tests {
         }
     }
 
+    type ReferenceRow = (u32, u32, u32, u32, f64, [f64; 7]);
     /// §7 of `models/scouting.md`: k, V, M, K, rate, λ_c, P_V, C, S, W_s, V̄, latency.
-    const REFERENCE: &[(u32, u32, u32, u32, f64, [f64; 7])] = &[
+    const REFERENCE: &[ReferenceRow] = &[
         (8, 6, 32, 0, 0.004, [0.004000062, 1.441412e-05, 3.0, 39.0, 0.5260096, 1.369502, 54.13095]),
         (8, 6, 32, 0, 0.008, [0.008008046, 0.0009279976, 3.0, 39.0, 1.080872, 1.897157, 76.0397]),
         (8, 6, 32, 0, 0.012, [0.01214763, 0.01130671, 3.0, 39.0, 1.667028, 2.663297, 108.3084]),
@@ -525,10 +528,11 @@ mod tests {
     ];
     const REFERENCE_KEYS: [&str; 7] = ["lambda_c", "P_V", "C", "S", "W_s", "V_bar", "latency"];
 
+    type SaturationRow = (u32, u32, u32, u32, [f64; 4], Option<f64>);
     /// §7 of `models/scouting.md`: k, V, M, K and the saturation rates of the default,
     /// `s_form=setup-includes-hops`, `source=retry` and `backtrack_traffic=scouting-only`
     /// readings, printed to six decimals, and of `mode=exact` where it was computed.
-    const SATURATION: &[(u32, u32, u32, u32, [f64; 4], Option<f64>)] = &[
+    const SATURATION: &[SaturationRow] = &[
         (8, 1, 32, 0, [0.010256, 0.011429, 0.009212, 0.025641], Some(0.008751)),
         (8, 1, 32, 1, [0.009620, 0.010644, 0.008655, 0.009620], Some(0.008218)),
         (8, 1, 32, 3, [0.008537, 0.009334, 0.007715, 0.008537], Some(0.007313)),
@@ -628,7 +632,9 @@ mod tests {
         let exact = ScoutingReading { distances: Distances::Exact, ..Default::default() };
         let readings = readings().into_iter().take(3).chain([exact]);
         // The exact-form latency is printed to five significant figures.
-        for (reading, (want, tolerance)) in readings.zip([(97.67154, 1e-6), (82.81786, 1e-6), (97.67156, 1e-6), (99.429, 1e-5)]) {
+        for (reading, (want, tolerance)) in
+            readings.zip([(97.67154, 1e-6), (82.81786, 1e-6), (97.67156, 1e-6), (99.429, 1e-5)])
+        {
             let got = ScoutingModel { reading }.evaluate(&s, 0.008).latency.expect("below saturation");
             assert_relative(got, want, tolerance, &format!("{reading:?}"));
         }

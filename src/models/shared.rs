@@ -23,7 +23,8 @@ pub fn vc_occupancy(channel_rate: f64, service_time: f64, vcs: usize) -> Vec<f64
 /// P_V of [`vc_occupancy`] alone, without allocating: the probability that all V VCs of a
 /// channel are busy.
 pub fn all_vcs_busy(channel_rate: f64, service_time: f64, vcs: usize) -> f64 {
-    let (total, last) = occupancy_weights(channel_rate * service_time, vcs).fold((0.0, 0.0), |(total, _), w| (total + w, w));
+    let (total, last) =
+        occupancy_weights(channel_rate * service_time, vcs).fold((0.0, 0.0), |(total, _), w| (total + w, w));
     last / total
 }
 
@@ -187,7 +188,7 @@ mod tests {
             let mean: f64 = classes.iter().map(|c| c.probability * c.hops() as f64).sum();
             // Mean ring distance over all k offsets is k/4 (even) or (k − 1/k)/4 (odd); the
             // source's own offset (0, 0) is left out of the 2-D mean.
-            let per_dimension = if k % 2 == 0 { k as f64 / 4.0 } else { (k as f64 - 1.0 / k as f64) / 4.0 };
+            let per_dimension = if k.is_multiple_of(2) { k as f64 / 4.0 } else { (k as f64 - 1.0 / k as f64) / 4.0 };
             assert!((mean - 2.0 * per_dimension * nodes / (nodes - 1.0)).abs() < 1e-12, "k={k}");
         }
     }
@@ -211,6 +212,6 @@ mod tests {
         let root = least_fixed_point(0.0, f64::INFINITY, |x| Some((0.24 + x * x, x)));
         assert!((root.expect("converges") - 0.4).abs() < 1e-10);
         // Past the fold (x = 0.26 + x² has no root) it must not report a fixed point.
-        assert!(least_fixed_point(0.0, 1.0, |x: f64| (x < 1.0).then(|| (0.26 + x * x, x))).is_none());
+        assert!(least_fixed_point(0.0, 1.0, |x: f64| (x < 1.0).then_some((0.26 + x * x, x))).is_none());
     }
 }
