@@ -111,7 +111,7 @@ pub fn destination_classes(k: u32) -> Vec<DestinationClass> {
 }
 
 /// |new − old| relative to the larger of the two; 0 when they are equal (both 0 included).
-pub fn relative_change(new: f64, old: f64) -> f64 {
+fn relative_change(new: f64, old: f64) -> f64 {
     if new == old {
         0.0
     } else {
@@ -128,27 +128,37 @@ pub fn relative_change(new: f64, old: f64) -> f64 {
 ///
 /// Near the fold plain iteration converges with a ratio close to 1, so once two successive
 /// steps shrink geometrically and slowly, the iterate jumps to the Aitken extrapolate of the
-/// limit. Near a fold the map is convex, so the extrapolate falls short of the least fixed
-/// point and cannot jump past it; the jump is also kept to half the distance to `upper`, the
-/// edge of the map's domain.
+/// limit, kept to half the distance to `upper`, the edge of the map's domain. Should a jump
+/// land where `map` reports saturation, iteration resumes without extrapolation from where
+/// the jump started, so that "saturated" is only ever the verdict of plain iteration.
 pub fn least_fixed_point<T>(start: f64, upper: f64, mut map: impl FnMut(f64) -> Option<(f64, T)>) -> Option<T> {
     let mut state = start;
     let mut previous_step: Option<f64> = None;
+    let mut jumped_from: Option<f64> = None;
+    let mut may_extrapolate = true;
     for _ in 0..MAX_ROUNDS {
-        let (next, derived) = map(state)?;
+        let Some((next, derived)) = map(state) else {
+            let from = jumped_from.take()?;
+            state = from;
+            previous_step = None;
+            may_extrapolate = false;
+            continue;
+        };
         if relative_change(next, state) <= CONVERGENCE_TOLERANCE {
             return Some(derived);
         }
         let step = next - state;
         let ratio = previous_step.map_or(0.0, |before| step / before);
-        state = if ratio > EXTRAPOLATE_ABOVE_RATIO && ratio < 1.0 {
+        if may_extrapolate && ratio > EXTRAPOLATE_ABOVE_RATIO && ratio < 1.0 {
             previous_step = None;
+            jumped_from = Some(next);
             let limit = next + step * ratio / (1.0 - ratio);
-            limit.min(0.5 * (next + upper))
+            state = limit.min(0.5 * (next + upper));
         } else {
             previous_step = Some(step);
-            next
-        };
+            jumped_from = None;
+            state = next;
+        }
     }
     None
 }
@@ -211,6 +221,14 @@ mod tests {
         // enough that extrapolation is exercised.
         let root = least_fixed_point(0.0, f64::INFINITY, |x| Some((0.24 + x * x, x)));
         assert!((root.expect("converges") - 0.4).abs() < 1e-10);
+        // Far from its root at 0.4 this map converges more slowly than near it, so the first
+        // extrapolated jump overshoots to 0.79, where the map reports saturation; plain
+        // iteration must take over and still find the root.
+        let slowing = |x: f64| {
+            let gap = 0.4 - x;
+            (x < 0.41).then_some((0.4 - 0.5 * gap - 2.0 * gap * gap, x))
+        };
+        assert!((least_fixed_point(0.2, 1.0, slowing).expect("converges") - 0.4).abs() < 1e-10);
         // Past the fold (x = 0.26 + x² has no root) it must not report a fixed point.
         assert!(least_fixed_point(0.0, 1.0, |x: f64| (x < 1.0).then_some((0.26 + x * x, x))).is_none());
     }
