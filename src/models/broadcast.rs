@@ -89,9 +89,13 @@ pub enum CopyHop {
 /// One reading of the paper's ambiguous equations; the default is the specification's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BroadcastReading {
+    /// `lam_r=`
     pub replicated_traffic: ReplicatedTraffic,
+    /// `pd=`
     pub deterministic_busy: DeterministicBusy,
+    /// `sb=`
     pub copy_hop: CopyHop,
+    /// `mode=`
     pub distances: Distances,
 }
 
