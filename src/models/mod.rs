@@ -12,6 +12,7 @@ pub mod broadcast;
 pub mod nbc;
 pub mod quaglia_adaptive;
 pub mod scouting;
+pub mod shared;
 
 use crate::scenario::Scenario;
 use serde::Serialize;
