@@ -18,8 +18,5 @@ pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
             message: "scouting switching needs virtual-channel routing; chaos deflects instead".into(),
         });
     }
-    if s.beta > 0.0 {
-        return Err(ScenarioError { key: "beta".into(), message: "broadcast traffic (beta > 0) is not implemented yet".into() });
-    }
     Ok(())
 }
