@@ -407,8 +407,11 @@ impl Scenario {
                     ),
                 ));
             }
-            TrafficKind::Hotspot if (self.n == 1 && self.k < 5) || self.k < 3 => {
-                return Err(ScenarioError::new("traffic", "hotspot needs five distinct adjacent nodes: k >= 5 on a ring, k >= 3 otherwise"));
+            TrafficKind::Hotspot if nodes < 25 => {
+                return Err(ScenarioError::new(
+                    "traffic",
+                    format!("hotspot needs at least 25 nodes for five hot nodes five times as likely, got {nodes}"),
+                ));
             }
             _ => {}
         }

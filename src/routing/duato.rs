@@ -38,6 +38,10 @@ impl Routing for Duato {
             None => out.push(EJECT, 0, 0),
         }
     }
+
+    fn atomic_vcs(&self) -> u32 {
+        self.sets.adaptive()
+    }
 }
 
 #[cfg(test)]

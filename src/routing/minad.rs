@@ -33,4 +33,8 @@ impl Routing for MinAd {
             None => out.push(EJECT, 0, 0),
         }
     }
+
+    fn atomic_vcs(&self) -> u32 {
+        self.sets.adaptive()
+    }
 }

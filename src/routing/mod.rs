@@ -172,6 +172,13 @@ pub trait Routing {
     /// Each time a header waits at a router: the admissible next hops. `plan` may be updated
     /// (a two-phase algorithm switches phase at its intermediate node).
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates);
+    /// VCs that may be given to a new message only once empty (atomic reallocation). Duato's
+    /// theory needs it for adaptive VCs: a message queued behind another in an adaptive VC
+    /// could not reach an escape VC. Other VCs are reallocated as soon as the previous tail has
+    /// been sent, and the next message queues behind it.
+    fn atomic_vcs(&self) -> u32 {
+        0
+    }
 }
 
 /// The dimension-order escape hop from `at` under `plan`: the lowest dimension with hops left,

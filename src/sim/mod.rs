@@ -5,8 +5,8 @@
 //!
 //! Wormhole switching: a header allocates an output VC, which then belongs to its message until
 //! the tail has been sent across it; from the next cycle the upstream router may allocate it to
-//! another message, whose flits queue behind the tail in the same FIFO buffer (BookSim's and
-//! most routers' reallocation). A VC's buffer is a FIFO of message slots (one entry per flit);
+//! another message, whose flits queue behind the tail in the same FIFO buffer (BookSim's
+//! reallocation) — except the VCs a routing algorithm declares atomic, which wait until empty. A VC's buffer is a FIFO of message slots (one entry per flit);
 //! `sent` counts the flits of the front message that have left, so the front flit is a header
 //! when `sent == 0` and the front message's tail leaves when `sent` reaches M.
 //!
@@ -14,7 +14,8 @@
 //! 1. generate: Poisson arrivals join the source queues;
 //! 2. at every busy router: VC allocation (headers, oldest message first, candidates from the
 //!    routing algorithm), then switch allocation (one flit per input port and per output port,
-//!    oldest first) — a header is routed and crosses the next channel in the cycle it arrives;
+//!    matched oldest first) — a header is routed and crosses the next channel in the cycle it
+//!    arrives;
 //! 3. apply the granted moves: flits arrive, credits return (usable next cycle), tails release
 //!    their VCs.
 //!
@@ -132,6 +133,8 @@ pub struct Simulation {
     scenario: Scenario,
     torus: Torus,
     routing: Box<dyn Routing>,
+    /// VCs reallocated only once empty ([`Routing::atomic_vcs`]).
+    atomic_vcs: u32,
     pattern: Pattern,
     traffic_rng: Rng,
     routing_rng: Rng,
@@ -174,6 +177,8 @@ pub struct Simulation {
     moves: Vec<Move>,
     candidates: Candidates,
     waiting: Vec<(u64, u32)>,
+    /// Switch requests at one router: (age, input VC, input port, output port).
+    requests: Vec<(u64, u32, u8, u8)>,
     stats: Stats,
     generating: bool,
     saturated: bool,
@@ -208,9 +213,11 @@ impl Simulation {
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let window_end = s.warmup + s.cycles;
+        let routing = routing::build(s);
         Ok(Simulation {
             scenario: s.clone(),
-            routing: routing::build(s),
+            atomic_vcs: routing.atomic_vcs(),
+            routing,
             pattern,
             traffic_rng,
             routing_rng: Rng::new(s.seed, Stream::Routing),
@@ -241,6 +248,7 @@ impl Simulation {
             moves: Vec::with_capacity(nodes as usize * (ports as usize + 1)),
             candidates: Candidates::default(),
             waiting: Vec::with_capacity((ports * s.vcs + 1) as usize),
+            requests: Vec::with_capacity((ports * s.vcs + 1) as usize),
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
             generating: true,
             saturated: false,
@@ -336,6 +344,19 @@ impl Simulation {
         }
     }
 
+    /// Turns the Poisson sources on or off (the page's "one message" demonstrations turn them
+    /// off and [`Simulation::send`] messages by hand).
+    pub fn set_traffic(&mut self, on: bool) {
+        self.generating = on;
+    }
+
+    /// Generates one message from `src` to `dest` now, as if it had just arrived. Returns its
+    /// slot in the message table (the id [`Simulation::vc_owner`] shows).
+    pub fn send(&mut self, src: Node, dest: Node) -> u32 {
+        assert!(src < self.torus.nodes() && dest < self.torus.nodes(), "send: node out of range");
+        self.create_message(src, dest)
+    }
+
     fn generate(&mut self) {
         let now = self.cycle;
         for u in 0..self.torus.nodes() {
@@ -347,41 +368,39 @@ impl Simulation {
                 }
                 self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
                 let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
-                let plan = self.routing.plan(&self.torus, u, dest, &mut self.routing_rng);
-                let labelled = self.stats.in_window(now);
-                let m = Message {
-                    id: self.next_id,
-                    src: u,
-                    plan,
-                    generated: now,
-                    injected: now,
-                    header_ready: now,
-                    hops: 0,
-                    labelled,
-                };
-                self.next_id += 1;
-                let slot = match self.free_messages.pop() {
-                    Some(slot) => {
-                        self.messages[slot as usize] = m;
-                        slot
-                    }
-                    None => {
-                        self.messages.push(m);
-                        self.messages.len() as u32 - 1
-                    }
-                };
-                self.stats.generated(now, self.len as u32);
-                self.flits_generated += self.len as u64;
-                if labelled {
-                    self.labelled_outstanding += 1;
-                }
-                self.source_queue[u as usize].push_back(slot);
-                self.messages_queued += 1;
-                if self.owner[self.injection_vc(u) as usize] == NONE {
-                    self.start_injection(u, now);
-                }
+                self.create_message(u, dest);
             }
         }
+    }
+
+    /// A new message joins the source queue of `src` in the current cycle.
+    fn create_message(&mut self, src: Node, dest: Node) -> u32 {
+        let now = self.cycle;
+        let plan = self.routing.plan(&self.torus, src, dest, &mut self.routing_rng);
+        let labelled = self.stats.in_window(now);
+        let m = Message { id: self.next_id, src, plan, generated: now, injected: now, header_ready: now, hops: 0, labelled };
+        self.next_id += 1;
+        let slot = match self.free_messages.pop() {
+            Some(slot) => {
+                self.messages[slot as usize] = m;
+                slot
+            }
+            None => {
+                self.messages.push(m);
+                self.messages.len() as u32 - 1
+            }
+        };
+        self.stats.generated(now, self.len as u32);
+        self.flits_generated += self.len as u64;
+        if labelled {
+            self.labelled_outstanding += 1;
+        }
+        self.source_queue[src as usize].push_back(slot);
+        self.messages_queued += 1;
+        if self.owner[self.injection_vc(src) as usize] == NONE {
+            self.start_injection(src, now);
+        }
+        slot
     }
 
     /// Moves the next queued message of `node` onto its injection VC.
@@ -465,7 +484,8 @@ impl Simulation {
             let mut free = None;
             while mask != 0 {
                 let v = mask.trailing_zeros();
-                if self.owner[(base + v) as usize] == NONE {
+                let i = (base + v) as usize;
+                if self.owner[i] == NONE && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0) {
                     free = Some(base + v);
                     break;
                 }
@@ -480,36 +500,33 @@ impl Simulation {
         best.map(|(_, _, vc)| vc)
     }
 
-    /// Switch allocation at router `u`: each input port offers its oldest VC that has a flit
-    /// and somewhere to send it; each output port (and the ejection channel) takes the oldest
-    /// offer.
+    /// Switch allocation at router `u`: a maximal matching of input ports to output ports (and
+    /// the ejection channel) built in age order. Every VC with a flit, an allocated output and
+    /// a credit requests; requests are granted oldest first while both its input port and its
+    /// output are still unused this cycle.
     fn allocate_switch(&mut self, u: Node) {
-        const NO_OFFER: (u64, u32) = (u64::MAX, NONE);
-        let mut offers = [NO_OFFER; 2 * crate::scenario::limits::N.1 as usize + 1];
+        self.requests.clear();
         for port in 0..=self.ports {
-            let mut best = NO_OFFER;
             for vc in self.input_port_vcs(u, port) {
                 let i = vc as usize;
                 let out = self.out[i];
                 if out == NONE || self.flits[i] == 0 || (out != EJECT_VC && self.credits[out as usize] == 0) {
                     continue;
                 }
+                let out_port = if out == EJECT_VC { self.ports } else { (out / self.vcs) % self.ports };
                 let id = self.messages[self.front(vc) as usize].id;
-                if id < best.0 {
-                    best = (id, vc);
-                }
-            }
-            if best.1 == NONE {
-                continue;
-            }
-            let out = self.out[best.1 as usize];
-            let out_port = if out == EJECT_VC { self.ports } else { (out / self.vcs) % self.ports };
-            if best.0 < offers[out_port as usize].0 {
-                offers[out_port as usize] = best;
+                self.requests.push((id, vc, port as u8, out_port as u8));
             }
         }
-        for &(_, vc) in &offers[..=self.ports as usize] {
-            if vc != NONE {
+        if self.requests.len() > 1 {
+            self.requests.sort_unstable();
+        }
+        let (mut inputs_used, mut outputs_used) = (0u32, 0u32);
+        for r in 0..self.requests.len() {
+            let (_, vc, in_port, out_port) = self.requests[r];
+            if inputs_used >> in_port & 1 == 0 && outputs_used >> out_port & 1 == 0 {
+                inputs_used |= 1 << in_port;
+                outputs_used |= 1 << out_port;
                 self.moves.push(Move { from: vc, to: self.out[vc as usize] });
             }
         }
@@ -587,6 +604,9 @@ impl Simulation {
 
     fn deliver(&mut self, slot: u32, now: u64) {
         let m = self.messages[slot as usize];
+        if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
+            assert_eq!(m.hops, self.torus.distance(m.src, m.plan.dest), "{} took a non-minimal path", self.scenario.routing);
+        }
         self.stats.delivered(&Delivery {
             src: m.src,
             dest: m.plan.dest,
