@@ -23,9 +23,9 @@ const warm = (cycles) => async (page) => {
   await page.evaluate((n) => window.torusExplorer.step(n), cycles);
 };
 
-await shot('explorer-8x8-uniform', 'k=8&routing=dor&traffic=uniform&rate=0.03&len=16&seed=7', async (page) => {
-  await warm(3000)(page);
-  await page.waitForTimeout(3000);
+await shot('explorer-8x8-uniform', 'k=8&routing=dor&traffic=uniform&rate=0.025&len=16&seed=7&warmup=1000&cycles=20000', async (page) => {
+  await warm(6000)(page);
+  await page.waitForTimeout(8000);
 });
 await shot('router-panel', 'k=8&routing=dor&traffic=tornado&rate=0.03&len=16&seed=7', async (page) => {
   await warm(1500)(page);

@@ -3,6 +3,7 @@
 //! serde code as the CLI, so the page and `torus run` agree field for field; per-cycle state
 //! crosses as pointers into wasm memory that the page reads through typed-array views.
 
+use crate::models;
 use crate::scenario::{limits, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
 use crate::sim::{self, Simulation};
 use serde::Serialize;
@@ -76,6 +77,20 @@ pub fn capacity_flits(input: &str) -> Result<f64, JsError> {
 pub fn run(input: &str) -> Result<String, JsError> {
     let report = sim::run(&parse(input)?).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(json(&report))
+}
+
+/// What `torus model` reports for the scenario (applicable model or why none, latency,
+/// intermediate quantities, saturation rate, channel-load bound), as JSON.
+#[wasm_bindgen]
+pub fn model(input: &str) -> Result<String, JsError> {
+    Ok(json(&models::report(&parse(input)?)))
+}
+
+/// The applicable model's latency at each rate (`null` where saturated or where no model
+/// applies), as a JSON array.
+#[wasm_bindgen]
+pub fn model_curve(input: &str, rates: Vec<f64>) -> Result<String, JsError> {
+    Ok(json(&models::curve(&parse(input)?, &rates)))
 }
 
 /// A simulation the page steps and draws.

@@ -61,8 +61,9 @@ export async function launch(extraArgs = []) {
 }
 
 // Opens a page and records every console error and uncaught exception.
-export async function openPage(context, url) {
+export async function openPage(context, url, { reducedMotion } = {}) {
   const page = await context.newPage();
+  if (reducedMotion) await page.emulateMedia({ reducedMotion });
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));

@@ -57,13 +57,46 @@ function verticalLine(u, xValue, colour, label) {
   ctx.setLineDash([]);
   ctx.fillStyle = colour;
   ctx.font = `${11 * uPlot.pxRatio}px sans-serif`;
-  ctx.textAlign = 'right';
-  ctx.fillText(label, x - 4 * uPlot.pxRatio, u.bbox.top + 12 * uPlot.pxRatio);
+  // Label on whichever side of the line has room.
+  const right = x - u.bbox.left < u.bbox.width / 2;
+  ctx.textAlign = right ? 'left' : 'right';
+  ctx.fillText(label, x + (right ? 4 : -4) * uPlot.pxRatio, u.bbox.top + 12 * uPlot.pxRatio);
+  ctx.restore();
+}
+
+const LATENCY_SPAN = 6;
+
+// Top of the latency axis: every simulated point, and the model curve up to LATENCY_SPAN
+// times the lowest latency shown (the curve goes to infinity at saturation).
+function latencyTop(u) {
+  const [, model, ...simulated] = u.data;
+  let low = Infinity;
+  let top = 0;
+  for (const col of u.data.slice(1)) for (const v of col) if (v != null && v > 0 && v < low) low = v;
+  for (const col of simulated) for (const v of col) if (v != null && v > top) top = v;
+  for (const v of model) if (v != null && v <= LATENCY_SPAN * low && v > top) top = v;
+  return top;
+}
+
+// A round upper end for an axis that starts at zero.
+function niceMax(max) {
+  if (!(max > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(max * 1.1));
+  return Math.ceil((max * 1.1) / p) * p;
+}
+
+function emptyNote(u, text) {
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.fillStyle = GREY;
+  ctx.font = `${12 * uPlot.pxRatio}px sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.fillText(text, u.bbox.left + u.bbox.width / 2, u.bbox.top + u.bbox.height / 2);
   ctx.restore();
 }
 
 class Chart {
-  constructor(parent, { id, title, xLabel, yLabel, series, draw, bars }) {
+  constructor(parent, { id, title, xLabel, yLabel, series, draw, bars, xFromZero, xAlso, yRange, empty }) {
     this.title = title;
     this.series = series;
     this.drawHook = draw;
@@ -89,7 +122,10 @@ class Chart {
       height: 150,
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: false } },
+      scales: {
+        x: xFromZero ? { time: false, range: (u, min, max) => [0, niceMax(Math.max(max, xAlso ? xAlso() ?? 0 : 0))] } : { time: false },
+        y: { range: yRange || ((u, min, max) => [0, niceMax(max)]) },
+      },
       axes: [
         { label: xLabel, labelSize: 16, size: 34, font: '11px sans-serif', labelFont: '11px sans-serif' },
         { label: yLabel, labelSize: 16, size: 48, font: '11px sans-serif', labelFont: '11px sans-serif' },
@@ -107,7 +143,12 @@ class Chart {
       bands: series.some((s) => s.bandWith != null)
         ? series.flatMap((s, i) => (s.bandWith != null ? [{ series: [i + 1, s.bandWith], fill: 'rgba(0,114,178,0.15)' }] : []))
         : undefined,
-      hooks: { draw: [(u) => this.drawHook && this.drawHook(u)] },
+      hooks: {
+        draw: [(u) => {
+          if (this.drawHook) this.drawHook(u);
+          if (empty && u.data[0].length === 0) emptyNote(u, empty());
+        }],
+      },
     };
     this.data = [[], ...series.map(() => [])];
     this.plot = new uPlot(opts, this.data, this.plotBox);
@@ -163,6 +204,11 @@ export class Charts {
       title: 'Latency against offered load',
       xLabel: 'offered load λ (messages/node/cycle)',
       yLabel: 'latency (cycles)',
+      xFromZero: true,
+      xAlso: () => this.bound,
+      // Latency explodes near saturation; show up to LATENCY_SPAN times the lowest latency.
+      yRange: (u) => [0, niceMax(latencyTop(u))],
+      empty: () => 'the background sweep is running',
       series: [
         { label: 'model', stroke: INK, width: 2, spanGaps: true },
         { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } },
@@ -179,8 +225,9 @@ export class Charts {
       title: 'Live mean latency with its 95 % confidence band',
       xLabel: 'cycle',
       yLabel: 'latency (cycles)',
+      empty: () => (this.warmup ? `measurement starts after the warm-up, at cycle ${this.warmup.toLocaleString('en')}` : 'no message delivered yet'),
       series: [
-        { label: 'mean', stroke: BLUE, width: 2 },
+        { label: 'mean', stroke: BLUE, width: 2, points: { show: true, size: 3 } },
         { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 3 },
         { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1 },
         { label: 'model', stroke: INK, width: 1.5, dash: [6, 4], spanGaps: true },
@@ -192,6 +239,7 @@ export class Charts {
       xLabel: 'latency (cycles)',
       yLabel: 'messages',
       bars: true,
+      empty: () => 'waiting for the whole run (in the background)',
       series: [{ label: 'messages', stroke: BLUE, fill: 'rgba(0,114,178,0.35)', width: 1 }],
     });
     this.throughput = new Chart(parent, {
@@ -199,6 +247,8 @@ export class Charts {
       title: 'Accepted against offered throughput',
       xLabel: 'offered (fraction of capacity)',
       yLabel: 'accepted (fraction)',
+      xFromZero: true,
+      xAlso: () => this.boundFraction,
       series: [
         { label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true },
         { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } },
@@ -211,8 +261,9 @@ export class Charts {
     this.timeline = [];
   }
 
-  // Forget everything measured (a new scenario).
-  clear() {
+  // Forget everything measured (a new scenario that warms up for `warmup` cycles).
+  clear(warmup) {
+    this.warmup = warmup;
     this.sweep = [];
     this.live = null;
     this.timeline = [];
@@ -238,7 +289,8 @@ export class Charts {
   // live: { cycle, rate, latency, ci, offered, accepted }
   setLive(live) {
     this.live = live;
-    if (live.latency != null) {
+    const last = this.timeline[this.timeline.length - 1];
+    if (live.latency != null && !(last && last.cycle === live.cycle)) {
       this.timeline.push(live);
       if (this.timeline.length > 600) this.timeline.splice(0, this.timeline.length - 600);
     }

@@ -10,7 +10,12 @@ import { el, download } from './dom.js';
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
+// Main-thread simulation: per animation frame at set speeds; per task "as fast as possible".
+const SLOW_BUDGET_MS = 10;
+const FAST_SLICE_MS = 8;
+const CHUNK_MS = 2;
 const SWEEP_POINTS = 6;
+const MODEL_POINTS = 48;
 const SWEEP_MAX_CYCLES = 20000;
 const SWEEP_MAX_WARMUP = 2000;
 const $ = (id) => document.getElementById(id);
@@ -33,11 +38,12 @@ function speedOf(slider) {
 }
 
 class App {
-  constructor(api, memory, runner, sweeper) {
+  constructor(api, memory, runner) {
     this.api = api;
     this.memory = memory;
+    // One worker for whole runs and the sweep, in order, so that with two cores the animation
+    // keeps one to itself.
     this.runner = runner;
-    this.sweeper = sweeper;
     this.schema = JSON.parse(api.scenario_schema());
     this.view = new TorusView($('torus'));
     this.charts = new Charts($('charts'));
@@ -45,6 +51,7 @@ class App {
     this.scenario = null;
     this.playing = false;
     this.owed = 0;
+    this.chunk = 16;
     this.selected = -1;
     this.sweepGeneration = 0;
     this.lastStats = null;
@@ -90,13 +97,15 @@ class App {
     this.owed = 0;
     this.syncForm();
     this.writeHash();
-    this.charts.clear();
+    this.charts.clear(Number(get(canonical, 'warmup')));
     this.lastStats = null;
     this.lastRun = null;
     this.updateStats();
     this.dirty = true;
+    this.modelReport = null;
+    this.renderModel();
+    this.loadModel();
     this.fullRun();
-    this.scheduleSweep();
     return null;
   }
 
@@ -346,25 +355,18 @@ class App {
     const dt = Math.min(now - (this.lastFrame ?? now), 100);
     this.lastFrame = now;
     if (this.playing && this.explorer) {
-      const fast = this.speed === Infinity;
-      const budget = fast ? 30 : 10;
-      const start = performance.now();
-      if (fast) {
-        let chunk = 8;
-        while (performance.now() - start < budget) {
-          this.explorer.step(chunk);
-          chunk = Math.min(chunk * 2, 512);
-        }
-        this.sampleHeat();
+      if (this.speed === Infinity) {
+        this.startPump();
       } else {
+        const start = performance.now();
         this.owed = Math.min(this.owed + (this.speed * dt) / 1000, this.speed);
-        while (this.owed >= 1 && performance.now() - start < budget) {
+        while (this.owed >= 1 && performance.now() - start < SLOW_BUDGET_MS) {
           this.explorer.step(1);
           this.sampleHeat();
           this.owed -= 1;
+          this.dirty = true;
         }
       }
-      this.dirty = true;
     }
     if (this.dirty && this.explorer) {
       this.draw();
@@ -375,6 +377,37 @@ class App {
       if (this.explorer) this.updateStats();
     }
     requestAnimationFrame((t) => this.frame(t));
+  }
+
+  // "As fast as possible": simulate in short tasks scheduled back to back through a message
+  // channel, so the browser can render (and the frame loop draw) between any two of them.
+  startPump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    if (!this.pumpChannel) {
+      this.pumpChannel = new MessageChannel();
+      this.pumpChannel.port1.onmessage = () => this.pump();
+    }
+    this.pumpChannel.port2.postMessage(0);
+  }
+
+  pump() {
+    if (!this.playing || this.speed !== Infinity || !this.explorer) {
+      this.pumping = false;
+      return;
+    }
+    // Chunks sized from the measured speed to take about CHUNK_MS each, so a slice never
+    // overruns its budget by much.
+    const start = performance.now();
+    for (let t = start; t - start < FAST_SLICE_MS;) {
+      this.explorer.step(this.chunk);
+      const now = performance.now();
+      this.chunk = Math.min(Math.max(Math.round((this.chunk * CHUNK_MS) / Math.max(now - t, 0.05)), 1), 1 << 14);
+      t = now;
+    }
+    this.sampleHeat();
+    this.dirty = true;
+    this.pumpChannel.port2.postMessage(0);
   }
 
   draw() {
@@ -461,15 +494,16 @@ class App {
       accepted: s.measuring ? s.accepted_flits_per_node_cycle / this.capacity : null,
     });
     const warmup = Number(get(this.scenario, 'warmup'));
-    const flits = (x) => `${x.toFixed(4)} flits/node/cycle`;
+    const flits = (x) => `${x.toFixed(3)} flits/node/cycle`;
     const rows = [
-      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warming up; measuring from ${warmup.toLocaleString('en')})`}`],
-      ['messages measured', s.messages_measured.toLocaleString('en')],
-      ['mean latency', latency == null ? '–' : `${latency.toFixed(1)} ± ${s.latency_ci95.toFixed(1)} cycles (95 %)`],
-      ['network / queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} / ${s.source_queue_mean.toFixed(1)} cycles`],
+      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warm-up to ${warmup.toLocaleString('en')})`}`],
+      ['measured', `${s.messages_measured.toLocaleString('en')} messages`],
+      ['mean latency', latency == null ? '–' : `${latency.toFixed(1)} ± ${s.latency_ci95.toFixed(1)} cycles`],
+      ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)}`],
+      ['offered', s.measuring ? flits(s.offered_flits_per_node_cycle) : '–'],
+      ['accepted', s.measuring ? flits(s.accepted_flits_per_node_cycle) : '–'],
       ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2)],
-      ['offered → accepted', s.measuring ? `${flits(s.offered_flits_per_node_cycle)} → ${s.accepted_flits_per_node_cycle.toFixed(4)}` : '–'],
-      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits; ${s.messages_queued.toLocaleString('en')} messages queued at sources`],
+      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`],
     ];
     const items = rows.flatMap(([k, v]) => [el('dt', {}, [k]), el('dd', {}, [v])]);
     if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time: the network is deadlocked']));
@@ -488,17 +522,80 @@ class App {
         if (this.scenario !== scenario) return;
         this.lastRun = report;
         this.charts.setRun(report);
+        this.renderModel();
       }, (err) => console.warn(`run of ${scenario}: ${err.message}`));
     }
     return this.runPromise;
   }
 
-  // Background sweep: whole runs at a few rates up to twice the current one, shortened.
-  scheduleSweep() {
+  // `torus model` and the model's curve up to the capacity, in the worker; then the sweep.
+  loadModel() {
+    const scenario = this.scenario;
+    const len = Number(get(scenario, 'len'));
+    const rates = Array.from({ length: MODEL_POINTS }, (_, i) => ((i + 1) / MODEL_POINTS) * (this.capacity / len));
+    this.runner.model(scenario, rates).then(({ report, curve }) => {
+      if (this.scenario !== scenario) return;
+      this.modelReport = report;
+      const points = rates.map((rate, i) => ({ rate, latency: curve[i] })).filter((p) => p.latency != null);
+      this.charts.setModel(points, report.bound_saturation_rate, report.bound_saturation_fraction_of_capacity, report.latency);
+      this.renderModel();
+      this.scheduleSweep(report.bound_saturation_rate);
+    }, (err) => {
+      console.warn(`model of ${scenario}: ${err.message}`);
+      this.scheduleSweep(null);
+    });
+  }
+
+  // The model panel: which model applies (or why none does), its quantities beside the
+  // simulator's measured ones from the whole run, the latency error, and the bound.
+  renderModel() {
+    const r = this.modelReport;
+    const box = $('model');
+    if (!r) {
+      box.replaceChildren(el('p', { class: 'muted' }, ['Evaluating the models…']));
+      return;
+    }
+    const run = this.lastRun;
+    const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
+    const parts = [];
+    if (r.model) {
+      parts.push(el('h2', {}, [`Model: ${r.model}`]), el('p', {}, [r.description]));
+    } else {
+      parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
+    }
+    const rows = [];
+    const row = (name, model, measured, unit = '') => rows.push(el('tr', {}, [
+      el('th', { scope: 'row' }, [name]), el('td', {}, [model]), el('td', {}, [measured]), el('td', {}, [unit])]));
+    if (r.model) {
+      const sim = run && run.messages_measured > 0 ? run.latency_mean : null;
+      row('mean latency', r.saturated ? 'saturated' : num(r.latency), sim == null ? '…' : `${num(sim)} ± ${num(run.latency_ci95, 2)}`, 'cycles');
+      if (sim != null && r.latency != null) row('model error', `${(((r.latency - sim) / sim) * 100).toFixed(1)} %`, '', '');
+      row('saturation rate', num(r.saturation_rate), '', 'messages/node/cycle');
+      const q = r.quantities;
+      const pv = Object.keys(q).filter((k) => /^P_v\[\d+\]$/.test(k)).sort((a, b) => parseInt(a.slice(4), 10) - parseInt(b.slice(4), 10));
+      for (const k of pv) row(k, num(q[k]), run ? num(run.busy_vc_probability[parseInt(k.slice(4), 10)]) : '…');
+      if ('V_bar' in q) row('V̄ (multiplexing)', num(q.V_bar), run ? num(run.multiplexing_degree) : '…');
+      if ('blocking_probability' in q) row('blocking probability', num(q.blocking_probability), run ? num(run.blocking_probability) : '…');
+      if ('W_s' in q) row('W_s (source wait)', num(q.W_s), run ? num(run.source_queue_mean) : '…', 'cycles');
+    }
+    row('channel-load bound', r.bound_saturation_fraction_of_capacity == null ? '–' : `${num(r.bound_saturation_fraction_of_capacity, 3)} of capacity`,
+      run ? `accepted ${num(run.accepted_flits_per_node_cycle / this.capacity, 3)}` : '…', r.bound_saturation_rate == null ? '' : `λ = ${num(r.bound_saturation_rate, 3)}`);
+    parts.push(el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, ['quantity']), el('th', {}, ['model']), el('th', {}, ['simulated']), el('th', {}, [''])])]), el('tbody', {}, rows)]));
+    if (r.bound && r.bound.note) parts.push(el('p', { class: 'muted' }, [`Bound: ${r.bound.note}.`]));
+    if (r.model) {
+      const all = Object.entries(r.quantities).map(([k, v]) => `${k} = ${num(v)}`).join(', ');
+      parts.push(el('details', {}, [el('summary', {}, ['every model quantity']), el('p', {}, [all])]));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  // Background sweep: shortened whole runs at a few rates below the channel-load bound (or
+  // up to twice the current rate when no bound is known).
+  scheduleSweep(boundRate) {
     const generation = ++this.sweepGeneration;
     const base = this.scenario;
     const rate = Number(get(base, 'rate'));
-    const top = Math.min(1, 2 * rate);
+    const top = boundRate ? boundRate * 0.9 : Math.min(1, 2 * rate);
     const warmup = Math.min(Number(get(base, 'warmup')), SWEEP_MAX_WARMUP);
     const cycles = Math.min(Number(get(base, 'cycles')), SWEEP_MAX_CYCLES);
     const rates = Array.from({ length: SWEEP_POINTS }, (_, i) => Number(((top * (i + 1)) / SWEEP_POINTS).toPrecision(3)));
@@ -506,7 +603,7 @@ class App {
       if (i >= rates.length || generation !== this.sweepGeneration) return;
       const s = withKey(withKey(withKey(base, 'rate', rates[i]), 'warmup', warmup), 'cycles', cycles);
       try {
-        const r = await this.sweeper.run(s);
+        const r = await this.runner.run(s);
         if (generation !== this.sweepGeneration) return;
         this.charts.addSweepPoint({
           rate: rates[i],
@@ -533,6 +630,7 @@ class App {
       scenario: this.scenario,
       live: this.lastStats,
       run: this.lastRun,
+      model: this.modelReport,
       sweep: this.charts.sweep.map((p) => ({ scenario_rate: p.rate, ...p.report })),
     };
   }
@@ -559,7 +657,7 @@ class App {
 
 async function main() {
   const { api, memory, module } = await loadWasm();
-  const app = new App(api, memory, new Runner(module), new Runner(module));
+  const app = new App(api, memory, new Runner(module));
   const linkError = location.hash.length > 1 ? app.apply(location.hash.slice(1), { context: 'link' }) : null;
   if (!app.scenario) app.apply(api.default_scenario());
   if (linkError) app.showError('link', linkError, 'The page shows the default scenario instead.');

@@ -25,7 +25,7 @@ export async function loadWasm() {
   return { api: bindings, memory: exports.memory, module };
 }
 
-// Runs whole scenarios (torus run) in a worker; one request at a time, answered in order.
+// Whole runs and model evaluations in a worker; requests are answered in order.
 export class Runner {
   constructor(module) {
     const dist = globalThis.__torusDist;
@@ -45,11 +45,21 @@ export class Runner {
     this.worker.postMessage({ op: 'init', module });
   }
 
-  run(scenario) {
+  request(message) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ op: 'run', id, scenario });
+      this.worker.postMessage({ ...message, id });
     });
+  }
+
+  // The scenario run as `torus run` does; resolves with the report.
+  run(scenario) {
+    return this.request({ op: 'run', scenario });
+  }
+
+  // `torus model` for the scenario and the model's latency at each of `rates`.
+  model(scenario, rates) {
+    return this.request({ op: 'model', scenario, rates });
   }
 }
