@@ -65,12 +65,17 @@ pub fn saturation_by_bisection(finite: impl Fn(f64) -> bool, s: &Scenario) -> f6
 
 /// The latency model that describes a scenario, or why none does.
 pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
-    use crate::scenario::RoutingKind;
+    use crate::scenario::{RoutingKind, Switching};
+    fn boxed<M: LatencyModel + 'static>(m: M) -> Box<dyn LatencyModel> {
+        Box::new(m)
+    }
+    if s.switching == Switching::Scouting {
+        return scouting::assumptions_hold(s).map(|_| boxed(scouting::ScoutingModel::default()));
+    }
     match s.routing {
-        RoutingKind::Nbc => nbc::assumptions_hold(s).map(|_| Box::new(nbc::Nbc::default()) as Box<dyn LatencyModel>),
-        RoutingKind::Adaptive => {
-            quaglia_adaptive::assumptions_hold(s).map(|_| Box::new(quaglia_adaptive::QuagliaAdaptive) as Box<dyn LatencyModel>)
-        }
+        RoutingKind::Nbc => nbc::assumptions_hold(s).map(|_| boxed(nbc::Nbc::default())),
+        RoutingKind::Adaptive => quaglia_adaptive::assumptions_hold(s).map(|_| boxed(quaglia_adaptive::QuagliaAdaptive)),
+        RoutingKind::Duato => broadcast::assumptions_hold(s).map(|_| boxed(broadcast::BroadcastModel::default())),
         other => Err(format!(
             "no latency model of the seeds describes routing={other}; the channel-load bound still applies"
         )),
