@@ -436,6 +436,9 @@ class App {
   selectNode(node) {
     this.selected = node;
     $('router').hidden = node < 0;
+    // The panel covers the half of the torus away from the chosen node.
+    const screenRow = this.k - 1 - Math.floor(node / this.k);
+    $('router').classList.toggle('at-bottom', node >= 0 && screenRow < this.k / 2);
     this.dirty = true;
   }
 
