@@ -31,6 +31,25 @@ await shot('router-panel', 'k=8&routing=dor&traffic=tornado&rate=0.03&len=16&see
   await warm(1500)(page);
   await page.locator('#torus').click({ position: { x: 150, y: 220 } });
 });
+await shot('follow-message', 'k=8&routing=minad&traffic=uniform&rate=0.02&len=16&seed=5&warmup=500&cycles=20000', async (page) => {
+  await warm(800)(page);
+  await page.waitForTimeout(300);
+  // Click the middle one of the canvas pixels in a worm colour (Okabe–Ito orange).
+  const at = await page.evaluate(() => {
+    const c = document.getElementById('torus');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const hits = [];
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    const p = hits[hits.length >> 1];
+    const r = c.getBoundingClientRect();
+    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
+  });
+  await page.locator('#torus').click({ position: at });
+  for (let i = 0; i < 12; i++) {
+    await page.evaluate(() => window.torusExplorer.step(1));
+    await page.waitForTimeout(30);
+  }
+});
 await shot('bad-link', 'k=8&rate=banana', async () => {});
 await shot('help', 'k=4&rate=0.02&seed=2', async (page) => {
   await warm(200)(page);

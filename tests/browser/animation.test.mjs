@@ -80,3 +80,30 @@ test('fast mode keeps main-thread tasks under 50 ms', async (t) => {
   assert.deepEqual(tasks, [], 'no main-thread task over 50 ms');
   assert.deepEqual(errors, []);
 });
+
+test('clicking a node shows its router; clicking a worm follows its message', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=minad&rate=0.02&len=16&seed=5`);
+  await page.evaluate(() => { window.torusExplorer.pause(); window.torusExplorer.step(600); });
+  await page.waitForTimeout(100);
+  // Node (0, 7) is the top-left square: its centre is half a pitch in from the corner.
+  const box = await page.locator('#torus').boundingBox();
+  await page.mouse.click(box.x + box.width / 16, box.y + box.height / 16);
+  assert.match(await page.locator('#router-title').textContent(), /node 56 \(x = 0, y = 7\)/);
+  assert.equal(await page.locator('#router-table tbody tr').count(), 4 * 3, 'four input ports × three VCs');
+  await page.click('#router-close');
+  assert.equal(await page.locator('#router').isHidden(), true);
+
+  // A pixel in the first message colour (Okabe–Ito orange) lies on a worm.
+  const at = await page.evaluate(() => {
+    const c = document.getElementById('torus');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const hits = [];
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    const p = hits[hits.length >> 1];
+    const r = c.getBoundingClientRect();
+    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
+  });
+  await page.locator('#torus').click({ position: at });
+  assert.match(await page.locator('#message-text').textContent(), /^Message #\d+ .*(header at node \d+|left the network)/);
+  assert.deepEqual(errors, []);
+});

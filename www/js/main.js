@@ -94,6 +94,7 @@ class App {
     this.heat = new Float32Array(this.k * this.k * 4);
     this.views = null;
     if (this.selected >= this.k * this.k) this.selectNode(-1);
+    this.follow(FREE);
     this.owed = 0;
     this.syncForm();
     this.writeHash();
@@ -218,6 +219,7 @@ class App {
     $('help-toggle').addEventListener('click', () => this.toggleHelp());
     $('torus').addEventListener('click', (e) => this.clickCanvas(e));
     $('router-close').addEventListener('click', () => this.selectNode(-1));
+    $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
     window.addEventListener('hashchange', () => this.apply(location.hash.slice(1), { context: 'link' }));
     document.addEventListener('keydown', (e) => this.key(e));
@@ -412,7 +414,10 @@ class App {
 
   draw() {
     const v = this.stateViews();
+    if (this.followed) this.showMessage();
     this.view.draw({
+      followed: this.followed ? this.followed.id : FREE,
+      trail: this.followed ? this.followed.trail : [],
       flits: v.flits,
       owner: v.owner,
       blocked: v.blocked,
@@ -426,11 +431,59 @@ class App {
     if (this.selected >= 0) this.showRouter();
   }
 
+  // A click on a node shows its router; on a worm, follows that message.
   clickCanvas(e) {
     const r = e.target.getBoundingClientRect();
     const scale = this.view.size / r.width;
-    const node = this.view.nodeAt((e.clientX - r.left) * scale, (e.clientY - r.top) * scale);
-    this.selectNode(node === this.selected ? -1 : node);
+    const x = (e.clientX - r.left) * scale;
+    const y = (e.clientY - r.top) * scale;
+    const node = this.view.nodeAt(x, y);
+    if (node >= 0) {
+      this.selectNode(node === this.selected ? -1 : node);
+      return;
+    }
+    const { owner, flits } = this.stateViews();
+    this.follow(this.view.messageAt(x, y, owner, flits, this.buf, $('show-lanes').checked));
+  }
+
+  follow(id) {
+    this.followed = id === FREE ? null : { id, since: this.explorer.cycle(), trail: [], head: -1, gone: null };
+    $('message').hidden = !this.followed;
+    this.dirty = true;
+  }
+
+  // Tracks the followed message's header (extending its trail) and describes it.
+  showMessage() {
+    const f = this.followed;
+    const { owner, flits, blocked } = this.stateViews();
+    const vcs = this.vcs;
+    let held = 0;
+    let inNetwork = 0;
+    let head = -1;
+    for (let i = 0; i < owner.length; i++) {
+      if (owner[i] !== f.id) continue;
+      held++;
+      inNetwork += flits[i];
+      if (this.view.isHead((i / vcs) | 0, f.id, owner)) head = i;
+    }
+    const cycle = this.explorer.cycle();
+    const names = ['+x', '−x', '+y', '−y'];
+    let state;
+    if (held === 0) {
+      if (f.gone === null) f.gone = cycle;
+      state = f.trail.length ? `left the network by cycle ${f.gone.toLocaleString('en')}` : 'no longer in the network';
+    } else {
+      const c = (head / vcs) | 0;
+      if (c !== f.head) {
+        f.trail.push(c);
+        f.head = c;
+      }
+      const at = neighbour((c / 4) | 0, c % 4, this.k);
+      state = `header at node ${at} (arrived ${names[c % 4]}, VC ${head % vcs}), ${blocked[head] ? 'blocked' : 'moving'}; ` +
+        `${held} VCs held, ${inNetwork} flits buffered`;
+    }
+    $('message-text').textContent = `Message #${f.id} (followed since cycle ${f.since.toLocaleString('en')}; ` +
+      `channels its header took since: ${f.trail.length}): ${state}.`;
   }
 
   selectNode(node) {

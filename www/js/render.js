@@ -67,8 +67,34 @@ export class TorusView {
     const y = this.k - 1 - Math.floor(py / this.pitch);
     if (x < 0 || y < 0 || x >= this.k || y >= this.k) return -1;
     const [cx, cy] = this.centre(x + y * this.k);
-    const r = this.half + this.lane * this.vcs + this.gap;
+    const r = this.half + 2;
     return Math.abs(px - cx) <= r && Math.abs(py - cy) <= r ? x + y * this.k : -1;
+  }
+
+  // The message whose worm is drawn nearest to (px, py), within a few pixels, or FREE.
+  messageAt(px, py, owner, flits, buf, showLanes) {
+    const { vcs } = this;
+    let best = FREE;
+    let bestDistance = Math.max(5, this.lane * 1.5);
+    for (let i = 0; i < owner.length; i++) {
+      if (owner[i] === FREE) continue;
+      const c = (i / vcs) | 0;
+      const lane = showLanes ? i % vcs : (vcs - 1) / 2;
+      const [x, y, dx, dy, len] = this.lanePath((c / 4) | 0, c % 4, lane);
+      const fill = Math.max(Math.min(1, flits[i] / buf), 0.08);
+      for (const shift of [0, this.size]) {
+        // Distance from the point to the drawn part of the lane, [1 − fill, 1] of its length.
+        const qx = px + dx * shift;
+        const qy = py + dy * shift;
+        const along = Math.min(Math.max((qx - x) * dx + (qy - y) * dy, len * (1 - fill)), len);
+        const d = Math.hypot(qx - (x + dx * along), qy - (y + dy * along));
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = owner[i];
+        }
+      }
+    }
+    return best;
   }
 
   // Start point, unit direction and length of lane `vc` of the channel leaving `node` by `port`.
@@ -98,7 +124,9 @@ export class TorusView {
     }
   }
 
-  // state: { flits, owner, blocked, heat, buf, showHeat, showLanes, selected }
+  // state: { flits, owner, blocked, heat, buf, showHeat, showLanes, selected, followed, trail }
+  // followed: a message id drawn on top with the others faded, or FREE; trail: the channels its
+  // header has taken so far.
   draw(state) {
     const { k, vcs, ctx } = this;
     const ports = 4;
@@ -112,8 +140,10 @@ export class TorusView {
     ctx.clip();
 
     const bandWidth = this.lane * vcs;
+    const following = state.followed !== FREE;
     // Channel bands: heat colour (or neutral), one band per unidirectional channel.
     ctx.lineCap = 'butt';
+    ctx.globalAlpha = following ? 0.35 : 1;
     for (let c = 0; c < channels; c++) {
       const node = (c / ports) | 0;
       const port = c % ports;
@@ -129,7 +159,9 @@ export class TorusView {
       this.strokeLane(node, port, -0.5, 0, 1);
       ctx.stroke();
     }
+    ctx.globalAlpha = 1;
     this.drawWrapArrows();
+    if (following) this.drawTrail(state.trail);
 
     // Worms: each occupied VC filled from its downstream end in proportion to its flits.
     const { flits, owner, blocked, buf } = state;
@@ -142,16 +174,31 @@ export class TorusView {
         const o = owner[i];
         if (o === FREE) continue;
         const fill = Math.min(1, flits[i] / buf);
-        ctx.strokeStyle = messageColour(o);
-        ctx.lineWidth = state.showLanes ? Math.max(1, this.lane * 0.85) : bandWidth;
-        ctx.beginPath();
+        const faded = following && o !== state.followed;
+        ctx.globalAlpha = faded ? 0.25 : 1;
+        const width = state.showLanes ? Math.max(1, this.lane * 0.85) : bandWidth;
         const lane = state.showLanes ? v : (vcs - 1) / 2;
+        if (following && !faded) {
+          // The followed worm gets a dark outline.
+          ctx.strokeStyle = '#111111';
+          ctx.lineWidth = width + 3;
+          ctx.beginPath();
+          this.strokeLane(node, port, lane, 1 - Math.max(fill, 0.08), 1);
+          ctx.stroke();
+        }
+        ctx.strokeStyle = messageColour(o);
+        ctx.lineWidth = width;
+        ctx.beginPath();
         this.strokeLane(node, port, lane, 1 - Math.max(fill, 0.08), 1);
         ctx.stroke();
         if (this.isHead(c, o, owner)) heads.push([node, port, lane, o, blocked[i] === 1]);
       }
     }
-    for (const [node, port, lane, o, isBlocked] of heads) this.drawHead(node, port, lane, o, isBlocked);
+    for (const [node, port, lane, o, isBlocked] of heads) {
+      ctx.globalAlpha = following && o !== state.followed ? 0.25 : 1;
+      this.drawHead(node, port, lane, o, isBlocked);
+    }
+    ctx.globalAlpha = 1;
 
     // Nodes.
     for (let u = 0; u < k * k; u++) {
@@ -206,6 +253,19 @@ export class TorusView {
         ctx.stroke();
       }
     }
+  }
+
+  // The path a followed header has taken: a dashed line along the channels' centres.
+  drawTrail(trail) {
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.strokeStyle = '#111111';
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    for (const c of trail) this.strokeLane((c / 4) | 0, c % 4, (this.vcs - 1) / 2, 0, 1);
+    ctx.stroke();
+    ctx.restore();
   }
 
   // Small arrowheads where wrap-around channels leave the canvas edge.
