@@ -12,14 +12,11 @@ pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
             message: format!("routing={} is not implemented yet; available: dor, duato, minad", s.routing),
         });
     }
-    if s.switching != Switching::Wormhole {
+    if s.switching == Switching::Scouting && s.routing == RoutingKind::Chaos {
         return Err(ScenarioError {
             key: "switching".into(),
-            message: "switching=scouting is not implemented yet".into(),
+            message: "scouting switching needs virtual-channel routing; chaos deflects instead".into(),
         });
-    }
-    if s.beta > 0.0 {
-        return Err(ScenarioError { key: "beta".into(), message: "broadcast traffic (beta > 0) is not implemented yet".into() });
     }
     Ok(())
 }
