@@ -50,6 +50,25 @@ await shot('follow-message', 'k=8&routing=minad&traffic=uniform&rate=0.02&len=16
     await page.waitForTimeout(30);
   }
 });
+async function preset(page, title) {
+  const index = await page.evaluate((t) => window.torusExplorer.presets().findIndex((p) => p.title === t), title);
+  await page.selectOption('#preset', String(index));
+  await page.evaluate(() => window.torusExplorer.pause());
+}
+await shot('preset-tornado', '', async (page) => {
+  await preset(page, 'Tornado traffic defeats minimal routing');
+  await warm(12000)(page);
+  await page.waitForTimeout(6000);
+});
+await shot('preset-deadlock', '', async (page) => {
+  await preset(page, 'A deadlock forms without escape channels');
+  await page.waitForFunction(() => { window.torusExplorer.step(100); return window.torusExplorer.stats().deadlock; }, null, { polling: 50, timeout: 60000 });
+});
+await shot('preset-scouting-model', '', async (page) => {
+  await preset(page, 'Seed 001: scouting switching, 8×8, V = 6, K = 3, M = 32');
+  await warm(12000)(page);
+  await page.waitForTimeout(15000);
+});
 await shot('bad-link', 'k=8&rate=banana', async () => {});
 await shot('help', 'k=4&rate=0.02&seed=2', async (page) => {
   await warm(200)(page);

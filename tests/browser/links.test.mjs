@@ -21,7 +21,7 @@ const valueOf = (h, key) => new URLSearchParams(h).get(key);
 const EDITS = [
   ['k', '6'], ['traffic', 'tornado'], ['rate', '0.0125'], ['len', '8'], ['buf', '2'],
   ['seed', '98765432109876543'], ['warmup', '500'], ['cycles', '4000'], ['vcs', '3'],
-  ['routing', 'minad'], ['unsafe', '1'],
+  ['routing', 'minad'], ['unsafe', '1'], ['switching', 'scouting'], ['scout', '2'], ['beta', '0.02'],
 ];
 
 test('every control changes the hash, and a reload restores every control', async () => {

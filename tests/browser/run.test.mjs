@@ -11,6 +11,8 @@ const SCENARIOS = [
   'k=4&routing=dor&traffic=uniform&rate=0.02&len=8&warmup=300&cycles=3000&seed=5',
   'k=8&routing=minad&traffic=tornado&rate=0.012&len=16&warmup=500&cycles=4000&seed=9',
   'k=6&routing=duato&traffic=transpose&rate=0.05&len=4&vcs=4&buf=2&warmup=200&cycles=3000&seed=123456789012345',
+  'k=6&routing=duato&switching=scouting&scout=2&traffic=uniform&rate=0.015&len=8&warmup=200&cycles=2000&seed=4',
+  'k=4&routing=duato&traffic=uniform&beta=0.05&rate=0.01&len=4&vcs=4&warmup=200&cycles=2000&seed=6',
 ];
 
 let server;

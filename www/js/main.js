@@ -292,6 +292,10 @@ class App {
     $('preset-title').textContent = p.title;
     $('preset-text').textContent = p.text;
     $('preset-info').hidden = false;
+    if (p.speed !== undefined) {
+      $('speed').value = String(p.speed);
+      this.setSpeed();
+    }
     if (!error && !reducedMotion) this.play();
     return error;
   }

@@ -1,5 +1,6 @@
-// Presets: a scenario string and the paragraph shown with it. Keys left out take their
-// defaults (the parser fills them in and the hash shows the canonical string).
+// Presets: a scenario string and the paragraph shown with it, and optionally the speed-slider
+// position to watch it at. Keys left out take their defaults (the parser fills them in and the
+// hash shows the canonical string).
 
 export const PRESETS = [
   {
@@ -43,7 +44,8 @@ export const PRESETS = [
   {
     group: 'Classroom',
     title: 'A deadlock forms without escape channels',
-    scenario: 'k=8&routing=dor&vcs=1&unsafe=1&traffic=uniform&rate=0.04&len=16',
+    scenario: 'k=8&routing=dor&vcs=1&unsafe=1&traffic=uniform&rate=0.04&len=16&warmup=500',
+    speed: 62,
     text: 'Dimension-order routing on a torus needs two virtual channels (a dateline) to break ' +
       'the cycle of channel dependencies round each ring. With one (unsafe=1 allows it) worms ' +
       'soon wait on each other in a circle: every header in the cycle is blocked, nothing ' +
