@@ -109,7 +109,8 @@ pub struct RoutePlan {
     /// `minus` of phase 1, drawn at generation with the rest of the plan because routing at a
     /// hop has no random source (Valiant's second phase breaks its own ties).
     pub next_minus: u8,
-    /// Coordinate at which this phase began, per dimension: the reference for datelines.
+    /// Coordinate at which this phase began, per dimension: the reference for datelines (RLB
+    /// keeps the source's through both phases, see [`rlb`]).
     pub start: [u8; 3],
     /// Dimension order of each phase, for [`dimension_order_hop`].
     pub orders: [DimensionOrder; 2],
