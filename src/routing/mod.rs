@@ -5,11 +5,13 @@
 //! The VC arithmetic of every deadlock-avoidance scheme (datelines, escape channels, phases)
 //! lives here, in [`VcSets`], never repeated inside an algorithm.
 //!
-//! Each algorithm is one file: [`dor`], [`duato`], [`minad`].
+//! Each algorithm is one file: [`dor`], [`duato`], [`minad`], [`nbc`], [`adaptive`].
 
+pub mod adaptive;
 pub mod dor;
 pub mod duato;
 pub mod minad;
+pub mod nbc;
 
 use crate::rng::Rng;
 use crate::scenario::{RoutingKind, Scenario};
@@ -74,6 +76,10 @@ pub struct RoutePlan {
     pub minus: u8,
     /// Coordinate at which this phase began, per dimension: the reference for datelines.
     pub start: [u8; 3],
+    /// Negative-hop escape schemes ([`nbc`]): the escape level the message reaches at its
+    /// destination, its bonus-card start level plus the negative hops of its route. Its level at
+    /// a node is this minus the negative hops still ahead.
+    pub final_escape_level: u8,
 }
 
 impl RoutePlan {
@@ -91,7 +97,7 @@ impl RoutePlan {
         for d in 0..t.n {
             start[d as usize] = t.coordinate(from, d) as u8;
         }
-        RoutePlan { dest, target, phase, minus, start }
+        RoutePlan { dest, target, phase, minus, start, final_escape_level: 0 }
     }
 
     /// Hops still to go along `dim` in this phase.
@@ -160,6 +166,17 @@ impl VcSets {
         Self::range(2, self.vcs)
     }
 
+    /// Escape level `level` of a negative-hop scheme: the levels are the lowest VCs, level `l`
+    /// on VC `l` (a level beyond the VCs, only under `unsafe=1`, shares the top VC).
+    pub fn negative_hop_level(&self, level: u32) -> u32 {
+        1 << level.min(self.vcs - 1)
+    }
+
+    /// Every VC above `levels` negative-hop escape levels: the fully adaptive ones of Duato-Nbc.
+    pub fn above_negative_hop_levels(&self, levels: u32) -> u32 {
+        Self::range(levels, self.vcs)
+    }
+
     pub fn all(&self) -> u32 {
         Self::range(0, self.vcs)
     }
@@ -196,6 +213,8 @@ pub fn build(s: &Scenario) -> Box<dyn Routing> {
         RoutingKind::Dor => Box::new(dor::Dor { sets }),
         RoutingKind::Duato => Box::new(duato::Duato { sets }),
         RoutingKind::Minad => Box::new(minad::MinAd { sets }),
+        RoutingKind::Nbc => Box::new(nbc::Nbc::new(sets, s.k, s.n)),
+        RoutingKind::Adaptive => Box::new(adaptive::Adaptive { sets }),
         other => unreachable!("routing={other} is rejected by support::check_supported"),
     }
 }
@@ -214,6 +233,9 @@ mod tests {
         assert_eq!([three.escape(false), three.escape(true), three.adaptive()], [1, 2, 4]);
         let one = VcSets { vcs: 1 };
         assert_eq!([one.group(0, 2), one.group(1, 2), one.escape(true), one.adaptive()], [1, 1, 1, 0]);
+        let ten = VcSets { vcs: 10 };
+        assert_eq!([ten.negative_hop_level(0), ten.negative_hop_level(4), ten.above_negative_hop_levels(5)], [1, 16, 0b11_1110_0000]);
+        assert_eq!([three.negative_hop_level(4), three.above_negative_hop_levels(3)], [4, 0]);
     }
 
     #[test]
