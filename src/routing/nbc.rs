@@ -132,6 +132,22 @@ mod tests {
     }
 
     #[test]
+    fn scenarios_need_an_even_radix_and_an_adaptive_vc_above_the_levels() {
+        use crate::scenario::Scenario;
+        let error = |s: &str| Scenario::parse(s).unwrap_err();
+        assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
+        assert_eq!(error("k=7&routing=nbc").key, "k");
+        assert_eq!(error("k=7&routing=nbc&unsafe=1").key, "k");
+        // 8×8: 5 levels + 1 adaptive VC; 16×16: 9 + 1; a 16-ary 3-cube: 13 + 1, more than the
+        // default 10.
+        assert!(Scenario::parse("k=8&routing=nbc&vcs=6").is_ok());
+        assert!(error("k=8&routing=nbc&vcs=5").message.contains("at least 6 virtual channels"));
+        assert!(error("k=16&routing=nbc&vcs=9").message.contains("at least 10 virtual channels"));
+        assert!(error("k=16&n=3&routing=nbc").message.contains("at least 14 virtual channels"));
+        assert!(Scenario::parse("k=8&routing=nbc&vcs=5&unsafe=1").is_ok());
+    }
+
+    #[test]
     fn adaptive_ports_first_then_the_escape_level_on_every_productive_port() {
         let t = Torus::new(8, 2);
         let r = Nbc::new(VcSets { vcs: 10 }, 8, 2);
