@@ -15,10 +15,10 @@ pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
             message: format!("routing={} is not implemented yet; available: dor, duato, minad, nbc, adaptive", s.routing),
         });
     }
-    if s.switching != Switching::Wormhole {
+    if s.switching == Switching::Scouting && s.routing == RoutingKind::Chaos {
         return Err(ScenarioError {
             key: "switching".into(),
-            message: "switching=scouting is not implemented yet".into(),
+            message: "scouting switching needs virtual-channel routing; chaos deflects instead".into(),
         });
     }
     if s.beta > 0.0 {

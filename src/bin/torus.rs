@@ -87,11 +87,18 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let s = scenario_arg(args)?;
             let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n".into()))?;
             let rates = parse_rates(spec)?;
-            for (rate, report) in rates.iter().zip(experiment::sweep(&s, &rates)) {
+            let model = torus_explorer::models::curve(&s, &rates);
+            for ((rate, report), model_latency) in rates.iter().zip(experiment::sweep(&s, &rates)).zip(model) {
                 let mut value = serde_json::to_value(&report)?;
                 value["rate"] = (*rate).into();
+                value["model_latency"] = model_latency.into();
                 println!("{value}");
             }
+        }
+        "model" => {
+            reject_unknown(args, &[], 2)?;
+            let s = scenario_arg(args)?;
+            println!("{}", json(&torus_explorer::models::report(&s)));
         }
         "saturation" => {
             reject_unknown(args, &[], 2)?;
@@ -119,7 +126,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
         }
         "help" | "--help" | "-h" => println!("{USAGE}"),
-        other => return Err(Fail(format!("unknown command `{other}`; commands: run, sweep, saturation, bench, help"))),
+        other => return Err(Fail(format!("unknown command `{other}`; commands: run, sweep, saturation, model, bench, help"))),
     }
     Ok(())
 }

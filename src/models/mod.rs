@@ -12,6 +12,7 @@ pub mod broadcast;
 pub mod nbc;
 pub mod quaglia_adaptive;
 pub mod scouting;
+pub mod shared;
 
 use crate::scenario::Scenario;
 use serde::Serialize;
@@ -60,4 +61,79 @@ pub fn saturation_by_bisection(finite: impl Fn(f64) -> bool, s: &Scenario) -> f6
         }
     }
     lo
+}
+
+/// The latency model that describes a scenario, or why none does.
+pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
+    use crate::scenario::{RoutingKind, Switching};
+    fn boxed<M: LatencyModel + 'static>(m: M) -> Box<dyn LatencyModel> {
+        Box::new(m)
+    }
+    if s.switching == Switching::Scouting {
+        return scouting::assumptions_hold(s).map(|_| boxed(scouting::ScoutingModel::default()));
+    }
+    match s.routing {
+        RoutingKind::Nbc => nbc::assumptions_hold(s).map(|_| boxed(nbc::Nbc::default())),
+        RoutingKind::Adaptive => quaglia_adaptive::assumptions_hold(s).map(|_| boxed(quaglia_adaptive::QuagliaAdaptive)),
+        RoutingKind::Duato => broadcast::assumptions_hold(s).map(|_| boxed(broadcast::BroadcastModel::default())),
+        other => Err(format!(
+            "no latency model of the seeds describes routing={other}; the channel-load bound still applies"
+        )),
+    }
+}
+
+/// What `torus model` prints: the applicable model at the scenario's rate, its saturation
+/// rate and intermediate quantities, and the channel-load bound (which applies to every
+/// algorithm and pattern).
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelReport {
+    pub scenario: String,
+    pub rate: f64,
+    /// Name of the applicable model, or `None`.
+    pub model: Option<&'static str>,
+    pub description: Option<&'static str>,
+    /// Why no model applies.
+    pub reason: Option<String>,
+    /// Mean latency in cycles; `None` when saturated or when no model applies.
+    pub latency: Option<f64>,
+    pub saturated: bool,
+    pub saturation_rate: Option<f64>,
+    pub quantities: BTreeMap<String, f64>,
+    pub bound_saturation_fraction_of_capacity: Option<f64>,
+    pub bound_saturation_rate: Option<f64>,
+    pub bound: bounds::Bound,
+}
+
+pub fn report(s: &Scenario) -> ModelReport {
+    let bound = bounds::bound(s);
+    let (model, description, reason, latency, saturation_rate, quantities) = match applicable(s) {
+        Ok(m) => {
+            let e = m.evaluate(s, s.rate);
+            (Some(m.name()), Some(m.describe()), None, e.latency, Some(m.saturation_rate(s)), e.quantities)
+        }
+        Err(why) => (None, None, Some(why), None, None, BTreeMap::new()),
+    };
+    ModelReport {
+        scenario: s.canonical(),
+        rate: s.rate,
+        model,
+        description,
+        reason,
+        saturated: model.is_some() && latency.is_none(),
+        latency,
+        saturation_rate,
+        quantities,
+        bound_saturation_fraction_of_capacity: bound.fraction_of_capacity,
+        bound_saturation_rate: bound.saturation_rate,
+        bound,
+    }
+}
+
+/// The applicable model's latency at each rate (`None` where saturated or where no model
+/// applies).
+pub fn curve(s: &Scenario, rates: &[f64]) -> Vec<Option<f64>> {
+    match applicable(s) {
+        Ok(m) => rates.iter().map(|&r| m.evaluate(s, r).latency).collect(),
+        Err(_) => vec![None; rates.len()],
+    }
 }

@@ -23,12 +23,13 @@
 //! buffers hold at least 2 flits (credits come back one cycle after a flit leaves, so a 1-flit
 //! buffer passes a flit every other cycle).
 
+mod scouting;
 pub mod stats;
 
 use crate::routing::{self, Candidates, RoutePlan, Routing, EJECT};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{Scenario, ScenarioError};
-use crate::topology::{Node, Torus};
+use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
@@ -64,7 +65,19 @@ struct Message {
     header_ready: u64,
     hops: u32,
     labelled: bool,
+    /// Scouting switching: channels crossed by the first data flit, channels whose positive
+    /// acknowledgement has reached it, whether the header's arrival has been acknowledged, the
+    /// port a backtracked header should avoid on its next try (`NO_PORT` if none).
+    data_hops: u32,
+    acked_hops: u32,
+    acked_all: bool,
+    avoid_port: u32,
+    /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
+    /// keeps a header from bouncing indefinitely between two routers.
+    backtracks: u32,
 }
+
+const NO_PORT: u32 = u32::MAX;
 
 /// A flit crossing from one VC to the next (or to the ejection channel) this cycle.
 #[derive(Clone, Copy, Debug)]
@@ -127,6 +140,10 @@ pub struct RunReport {
     pub mean_wait_when_blocked: f64,
     /// Flit-hops moved over network channels in the whole run (the unit of `torus bench`).
     pub flit_hops: u64,
+    /// Scouting switching: headers that backtracked (negative acknowledgements), in the whole
+    /// run and per message generated.
+    pub backtracks: u64,
+    pub backtracks_per_message: f64,
 }
 
 pub struct Simulation {
@@ -180,6 +197,12 @@ pub struct Simulation {
     /// Switch requests at one router: (age, input VC, input port, output port).
     requests: Vec<(u64, u32, u8, u8)>,
     stats: Stats,
+    /// Scouting switching's probe lead K (0: wormhole).
+    scout: u32,
+    /// Positive acknowledgements in flight, by the cycle they arrive (mod K + 1): (message
+    /// slot, channels acknowledged, or `ACK_ALL` for the header's arrival).
+    acks: Vec<Vec<(u32, u32)>>,
+    backtracks: u64,
     generating: bool,
     saturated: bool,
     deadlock: bool,
@@ -250,6 +273,9 @@ impl Simulation {
             waiting: Vec::with_capacity((ports * s.vcs + 1) as usize),
             requests: Vec::with_capacity((ports * s.vcs + 1) as usize),
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
+            scout: s.scout,
+            acks: (0..=s.scout).map(|_| Vec::new()).collect(),
+            backtracks: 0,
             generating: true,
             saturated: false,
             deadlock: false,
@@ -324,6 +350,9 @@ impl Simulation {
         if self.generating {
             self.generate();
         }
+        if self.scout > 0 {
+            self.deliver_acks();
+        }
         self.moves.clear();
         for u in 0..self.torus.nodes() {
             if self.router_load[u as usize] > 0 {
@@ -378,7 +407,21 @@ impl Simulation {
         let now = self.cycle;
         let plan = self.routing.plan(&self.torus, src, dest, &mut self.routing_rng);
         let labelled = self.stats.in_window(now);
-        let m = Message { id: self.next_id, src, plan, generated: now, injected: now, header_ready: now, hops: 0, labelled };
+        let m = Message {
+            id: self.next_id,
+            src,
+            plan,
+            generated: now,
+            injected: now,
+            header_ready: now,
+            hops: 0,
+            labelled,
+            data_hops: 0,
+            acked_hops: 0,
+            acked_all: false,
+            avoid_port: NO_PORT,
+            backtracks: 0,
+        };
         self.next_id += 1;
         let slot = match self.free_messages.pop() {
             Some(slot) => {
@@ -436,7 +479,11 @@ impl Simulation {
             for vc in self.input_port_vcs(u, port) {
                 let i = vc as usize;
                 if self.flits[i] > 0 && self.out[i] == NONE && self.sent[i] == 0 {
-                    self.waiting.push((self.messages[self.front(vc) as usize].id, vc));
+                    let m = &self.messages[self.front(vc) as usize];
+                    // A header that backtracked into this router this cycle moves again next cycle.
+                    if m.header_ready <= self.cycle {
+                        self.waiting.push((m.id, vc));
+                    }
                 }
             }
         }
@@ -449,10 +496,11 @@ impl Simulation {
             let slot = self.front(vc as u32) as usize;
             self.candidates.clear();
             self.routing.candidates(&self.torus, u, &mut self.messages[slot].plan, &mut self.candidates);
-            match self.select(u) {
+            match self.select(u, self.messages[slot].avoid_port) {
                 Some(chosen) => {
                     self.out[vc] = chosen;
                     self.blocked[vc] = 0;
+                    self.messages[slot].avoid_port = NO_PORT;
                     let m = &self.messages[slot];
                     self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
                     if chosen != EJECT_VC {
@@ -460,19 +508,36 @@ impl Simulation {
                         self.change_busy(chosen / self.vcs, 1, self.cycle);
                     }
                 }
-                None => self.blocked[vc] = 1,
+                None => {
+                    if !(self.scout > 0 && self.backtrack(vc as u32, slot as u32)) {
+                        self.blocked[vc] = 1;
+                    }
+                }
             }
         }
     }
 
     /// Selection among the candidates: lowest priority value first; among equals, the port
     /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
-    /// lowest-numbered free VC of the candidate's set.
-    fn select(&self, u: Node) -> Option<u32> {
+    /// lowest-numbered free VC of the candidate's set. A header that has just backtracked off
+    /// `avoid` takes that port again only if no other candidate has a free VC.
+    fn select(&self, u: Node, avoid: Port) -> Option<u32> {
+        if avoid != NO_PORT {
+            if let Some(vc) = self.select_among(u, avoid) {
+                return Some(vc);
+            }
+        }
+        self.select_among(u, NO_PORT)
+    }
+
+    fn select_among(&self, u: Node, skip: Port) -> Option<u32> {
         let mut best: Option<(u8, u32, u32)> = None;
         for c in self.candidates.as_slice() {
             if c.port == EJECT {
                 return Some(EJECT_VC);
+            }
+            if c.port == skip {
+                continue;
             }
             if let Some((priority, _, _)) = best {
                 if c.priority > priority {
@@ -513,6 +578,9 @@ impl Simulation {
                 if out == NONE || self.flits[i] == 0 || (out != EJECT_VC && self.credits[out as usize] == 0) {
                     continue;
                 }
+                if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
+                    continue;
+                }
                 let out_port = if out == EJECT_VC { self.ports } else { (out / self.vcs) % self.ports };
                 let id = self.messages[self.front(vc) as usize].id;
                 self.requests.push((id, vc, port as u8, out_port as u8));
@@ -543,9 +611,16 @@ impl Simulation {
             let slot = self.front(from);
             let header = self.sent[from as usize] == 0;
             let tail = self.sent[from as usize] + 1 == self.len;
+            let first_data_flit = self.sent[from as usize] == 1;
             self.depart(from, tail, now);
             if header && from >= self.net_vcs {
                 self.messages[slot as usize].injected = now;
+            }
+            if self.scout > 0 {
+                self.scouting_progress(slot, header, to, now);
+                if first_data_flit && to != EJECT_VC {
+                    self.data_crossed(slot);
+                }
             }
             if to == EJECT_VC {
                 self.stats.ejected_flit(now);
@@ -650,8 +725,12 @@ impl Simulation {
         for vc in 0..self.net_vcs as usize {
             let (f, c) = (self.flits[vc], self.credits[vc]);
             assert_eq!(f + c, self.buf, "cycle {}: VC {vc}: {f} flits + {c} credits != buffer {}", self.cycle, self.buf);
-            if f == 0 {
-                assert!(self.sent[vc] == 0 && self.out[vc] == NONE, "cycle {}: empty VC {vc} keeps routing state", self.cycle);
+            // Routing state belongs to the front message: set once its header has been routed,
+            // kept while the rest of it passes (the VC may be empty in between).
+            if self.sent[vc] > 0 {
+                assert_ne!(self.out[vc], NONE, "cycle {}: VC {vc} forwards a message without a route", self.cycle);
+            } else if f == 0 {
+                assert_eq!(self.out[vc], NONE, "cycle {}: empty VC {vc} keeps a route", self.cycle);
             }
             self.check_fifo(vc as u32);
             buffered += f as u64;
@@ -744,6 +823,8 @@ impl Simulation {
             blocking_per_hop: s.blocking_per_hop(),
             mean_wait_when_blocked: s.mean_wait_when_blocked(),
             flit_hops: self.flit_hops,
+            backtracks: self.backtracks,
+            backtracks_per_message: self.backtracks as f64 / self.next_id.max(1) as f64,
         }
     }
 

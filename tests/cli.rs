@@ -1,0 +1,64 @@
+//! The `torus` command as a user runs it: JSON out, exit code 2 and one line on bad input.
+
+use std::process::Command;
+
+fn torus(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_torus")).args(args).output().expect("torus runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn run_prints_the_documented_fields() {
+    let (code, out, _) = torus(&["run", "k=4&rate=0.01&len=4&warmup=100&cycles=2000"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for field in [
+        "scenario", "latency_mean", "latency_ci95", "network_latency_mean", "source_queue_mean", "hops_mean",
+        "offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "accepted_min_pair", "messages_measured",
+        "cycles", "saturated", "deadlock", "wall_seconds",
+    ] {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+    assert!(v["scenario"].as_str().unwrap().starts_with("k=4&n=2&routing=dor"));
+    assert!(v["latency_mean"].as_f64().unwrap() > 4.0);
+}
+
+#[test]
+fn sweep_prints_one_line_per_rate_with_the_model() {
+    let (code, out, _) = torus(&["sweep", "k=4&len=4&warmup=100&cycles=1000", "--rates", "0.01:0.03:3"]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["rate"].as_f64().unwrap(), 0.03);
+    assert!(lines.iter().all(|l| l.get("model_latency").is_some()));
+}
+
+#[test]
+fn model_reports_the_bound_and_why_no_model_applies() {
+    let (code, out, _) = torus(&["model", "routing=dor&traffic=tornado&len=1"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["model"].is_null());
+    assert!(v["reason"].as_str().unwrap().contains("routing=dor"));
+    assert!((v["bound_saturation_fraction_of_capacity"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["run", "k=1"],
+        vec!["run", "rate=abc"],
+        vec!["run"],
+        vec!["frobnicate"],
+        vec!["sweep", "k=4", "--rates", "0.5:0.1:3"],
+        vec!["sweep", "k=4"],
+        vec!["bench", "--cycles", "x"],
+        vec!["run", "k=4", "--extra"],
+    ] {
+        let (code, out, err) = torus(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("torus: "), "{args:?}: {err}");
+    }
+}

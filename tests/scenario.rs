@@ -1,0 +1,103 @@
+//! Scenario strings: canonical round trip, defaults, and a clear error for every bad input.
+
+use torus_explorer::rng::{Rng, Stream};
+use torus_explorer::scenario::KEYS;
+use torus_explorer::{RoutingKind, Scenario, TrafficKind};
+
+#[test]
+fn canonical_strings_round_trip() {
+    for text in [
+        "",
+        "k=8&routing=minad&traffic=tornado&rate=0.02&len=16&vcs=3&buf=8&seed=7",
+        "#k=5&n=3&routing=duato&vcs=6&rate=0.0001234&seed=18446744073709551615&warmup=0&cycles=1",
+        "?traffic=hotspot&rate=1&len=4096&unsafe=1&vcs=1",
+        "rate=0.1&beta=0.04&routing=duato",
+    ] {
+        let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let canonical = s.canonical();
+        let again = Scenario::parse(&canonical).unwrap();
+        assert_eq!(again, s, "{text}");
+        assert_eq!(again.canonical(), canonical);
+        // Every key appears exactly once, in the documented order.
+        let keys: Vec<&str> = canonical.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
+        assert_eq!(keys, KEYS);
+    }
+}
+
+#[test]
+fn defaults_follow_the_spec() {
+    let s = Scenario::parse("").unwrap();
+    assert_eq!((s.k, s.n, s.routing, s.traffic, s.rate, s.len, s.vcs, s.buf, s.seed), (8, 2, RoutingKind::Dor, TrafficKind::Uniform, 0.005, 16, 2, 4, 1));
+    assert_eq!((s.warmup, s.cycles, s.beta, s.allow_unsafe), (10_000, 100_000, 0.0, false));
+    // vcs defaults to the algorithm's minimum.
+    assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
+    assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, RoutingKind::Nbc.min_vcs());
+    // Percent-escapes and form spaces decode.
+    assert_eq!(Scenario::parse("routing=%64or&k=%206").unwrap().k, 6);
+}
+
+#[test]
+fn bad_inputs_name_their_key() {
+    let table: &[(&str, &str, &str)] = &[
+        ("colour=red", "colour", "unknown key"),
+        ("k=1", "k", "from 2 to 128"),
+        ("k=1000000000", "k", "from 2 to 128"),
+        ("k=eight", "k", "integer"),
+        ("n=4", "n", "from 1 to 3"),
+        ("k=128&n=3", "k", "nodes"),
+        ("rate=0", "rate", "(0, 1]"),
+        ("rate=NaN", "rate", "number"),
+        ("rate=inf", "rate", "number"),
+        ("rate=-0.1", "rate", "number"),
+        ("len=4294967296", "len", "from 1 to 4096"),
+        ("vcs=1000000", "vcs", "from 1 to 16"),
+        ("buf=0", "buf", "from 1 to 256"),
+        ("k=128&vcs=16&buf=256", "buf", "flit buffers"),
+        ("routing=teleport", "routing", "dor, duato"),
+        ("traffic=chaotic", "traffic", "uniform, neighbor"),
+        ("switching=circuit", "switching", "wormhole, scouting"),
+        ("seed=-1", "seed", "integer"),
+        ("seed=18446744073709551616", "seed", "integer"),
+        ("beta=1.5", "beta", "[0, 1]"),
+        ("cycles=0", "cycles", "from 1"),
+        ("unsafe=yes", "unsafe", "from 0 to 1"),
+        ("k=8&k=8", "k", "more than once"),
+        ("=3", "", "empty key"),
+        ("k", "k", "key=value"),
+        ("k=%FF", "k", "UTF-8"),
+        ("k=%G1", "k", "malformed"),
+        ("routing=minad&vcs=2", "vcs", "at least 3"),
+        ("routing=dor&vcs=1", "vcs", "unsafe=1"),
+        ("scout=2", "scout", "switching=scouting"),
+        ("switching=scouting&scout=16&len=16", "scout", "smaller than"),
+        ("traffic=transpose&n=3&k=4", "traffic", "n = 2"),
+        ("traffic=worstcase&routing=minad", "traffic", "oblivious"),
+        ("traffic=hotspot&k=4", "traffic", "25 nodes"),
+    ];
+    for &(input, key, words) in table {
+        let e = Scenario::parse(input).expect_err(input);
+        assert_eq!(e.key, key, "{input}: {e}");
+        assert!(e.to_string().contains(words), "{input}: `{e}` should say `{words}`");
+        assert!(!e.to_string().contains('\n'), "{input}: error must be one line");
+    }
+    let long = "k=8&".repeat(2000);
+    assert!(Scenario::parse(&long).unwrap_err().to_string().contains("bytes long"));
+}
+
+/// Random strings built from scenario-like pieces never panic, and whatever parses round-trips.
+#[test]
+fn random_inputs_never_panic() {
+    let pieces = [
+        "k", "n", "rate", "len", "vcs", "buf", "seed", "routing", "traffic", "=", "&", "%", "%2", "%E2%82", "é", "\u{0}",
+        "-", "1", "0", "9999999999999999999999", "NaN", "inf", "1e308", "0.5", "dor", "goal", "uniform", "#", "?", " ",
+        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot",
+    ];
+    let mut rng = Rng::new(42, Stream::Traffic);
+    for _ in 0..50_000 {
+        let len = rng.below(12);
+        let text: String = (0..len).map(|_| pieces[rng.below(pieces.len() as u32) as usize]).collect();
+        if let Ok(s) = Scenario::parse(&text) {
+            assert_eq!(Scenario::parse(&s.canonical()).unwrap(), s, "{text:?}");
+        }
+    }
+}
