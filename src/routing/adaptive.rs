@@ -14,7 +14,7 @@
 //! dimension-order routing, the last resort. Only the order of preference differs from
 //! `routing=duato`: X before Y by priority, where Duato's selection takes the less loaded port.
 //!
-//! `routing=adaptive&vcs=4` (3 is the minimum; VCs above 2 are all adaptive).
+//! `routing=adaptive&vcs=4` (3 is the minimum; every VC from 2 up is adaptive).
 
 use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::rng::Rng;

@@ -11,12 +11,13 @@
 //! has taken `i` negative hops (on any VC) uses escape level `s + i` on its next hop, towards
 //! any productive port, where `s` is its bonus-card start level. The most negative hops a
 //! minimal route takes is `⌈D/2⌉` for the diameter `D = n·k/2`; a message whose route needs
-//! `h` fewer holds `h` bonus cards and starts at a level drawn uniformly from `0..=h`, which
-//! spreads messages over the levels instead of crowding the low ones (Boppana & Chalasani's
-//! bonus cards). Levels therefore run from 0 to `⌈D/2⌉`: `V2 = ⌈D/2⌉ + 1`, which for a 2-D
-//! torus is the `⌊k/2⌋ + 1` of the model's default reading (`models/nbc.md` §5 item 5), so
-//! the simulation and `models::nbc::Nbc::default()` split V identically (5 + 5 for k = 8 and
-//! V = 10, 9 + 1 for k = 16).
+//! `h` fewer holds `h` bonus cards, which let it use higher levels than its negative hops alone
+//! would, so that short routes do not crowd the low levels (Boppana & Chalasani). Seed 000 does
+//! not say how the cards are spent; here all are spent at generation, on a start level drawn
+//! uniformly from `0..=h`. Levels therefore run from 0 to `⌈D/2⌉`: `V2 = ⌈D/2⌉ + 1`, which
+//! for a 2-D torus is the `⌊k/2⌋ + 1` of the model's default reading (`models/nbc.md` §5 item
+//! 5), so the simulation and `models::nbc::Nbc::default()` split V identically: at V = 10,
+//! V2 + V1 = 5 + 5 for k = 8 and 9 + 1 for k = 16.
 //!
 //! Why this is deadlock-free: rank an escape channel by (level, colour of its source node). A
 //! message's level never falls and rises by one after each negative hop, while a hop that is
