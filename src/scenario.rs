@@ -84,19 +84,22 @@ named_enum!(TrafficKind {
 
 impl RoutingKind {
     /// Fewest virtual channels per physical channel with which the algorithm's
-    /// deadlock-avoidance scheme works on the smallest torus; [`Scenario::min_vcs`] gives the
-    /// requirement of a particular torus.
-    pub fn min_vcs(self) -> u32 {
+    /// deadlock-avoidance scheme works on an `n`-dimensional torus (for nbc the smallest one:
+    /// [`Scenario::min_vcs`] gives the requirement of a particular torus).
+    pub fn min_vcs(self, n: u32) -> u32 {
         match self {
             // Dateline: one VC before the wrap-around link of the current dimension, one after.
             RoutingKind::Dor => 2,
             // One adaptive VC plus the two dateline escape VCs of DOR (seed 002's scheme too).
             RoutingKind::Duato | RoutingKind::Minad | RoutingKind::Goal | RoutingKind::Adaptive => 3,
             // Two phases, each with its own dateline pair.
-            RoutingKind::Val | RoutingKind::Romm | RoutingKind::Rlb => 4,
-            // One adaptive VC plus negative-hop escape levels, which grow with the torus:
-            // two on the smallest (k = 2, n = 1), ⌈nk/4⌉ + 1 in general.
-            RoutingKind::Nbc => 3,
+            RoutingKind::Val | RoutingKind::Romm => 4,
+            // Linder & Harden: 2^(n−1) networks × (n + 1) wrap levels (6 in 2-D); see routing::rlb
+            // for why a dateline pair per phase deadlocks with random dimension orders.
+            RoutingKind::Rlb => crate::routing::rlb::vc_classes(n),
+            // One adaptive VC plus negative-hop escape levels, which grow with the torus
+            // (⌈nk/4⌉ + 1): here those of the smallest, k = 2.
+            RoutingKind::Nbc => crate::routing::nbc::escape_levels(2, n) + 1,
             // Deflection, not virtual channels, avoids deadlock.
             RoutingKind::Chaos => 1,
         }
@@ -104,14 +107,14 @@ impl RoutingKind {
 
     /// The `vcs` a scenario gets when it does not set one: the minimum, except where the seed's
     /// experiments used more.
-    pub fn default_vcs(self) -> u32 {
+    pub fn default_vcs(self, n: u32) -> u32 {
         match self {
             // Seed 002's validation simulator used 4 VCs: two adaptive, two escape.
             RoutingKind::Adaptive => 4,
             // Seed 000's validation runs use V = 10 (V1 adaptive + V2 negative-hop escape); 10 is
             // the fewest that leaves an adaptive VC on 16×16 (models/nbc.md §5 item 5).
             RoutingKind::Nbc => 10,
-            other => other.min_vcs(),
+            other => other.min_vcs(n),
         }
     }
 
@@ -190,7 +193,7 @@ impl Default for Scenario {
             traffic: TrafficKind::Uniform,
             rate: 0.005,
             len: 16,
-            vcs: RoutingKind::Dor.default_vcs(),
+            vcs: RoutingKind::Dor.default_vcs(2),
             buf: 4,
             beta: 0.0,
             seed: 1,
@@ -361,7 +364,7 @@ impl Scenario {
             }
         }
         if !vcs_given {
-            s.vcs = s.routing.default_vcs();
+            s.vcs = s.routing.default_vcs(s.n);
         }
         s.validate()?;
         Ok(s)
@@ -455,7 +458,7 @@ impl Scenario {
     pub fn min_vcs(&self) -> u32 {
         match self.routing {
             RoutingKind::Nbc => crate::routing::nbc::escape_levels(self.k, self.n) + 1,
-            other => other.min_vcs(),
+            other => other.min_vcs(self.n),
         }
     }
 

@@ -72,12 +72,23 @@ struct Message {
     acked_hops: u32,
     acked_all: bool,
     avoid_port: u32,
+    /// The broadcast this message is a one-hop copy of (`NONE` for a unicast message).
+    broadcast: u32,
     /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
     /// keeps a header from bouncing indefinitely between two routers.
     backtracks: u32,
 }
 
 const NO_PORT: u32 = u32::MAX;
+
+/// A broadcast on its way over the spanning tree: every node but the source receives one copy.
+#[derive(Clone, Copy, Debug)]
+struct BroadcastState {
+    source: Node,
+    generated: u64,
+    received: u32,
+    labelled: bool,
+}
 
 /// A flit crossing from one VC to the next (or to the ejection channel) this cycle.
 #[derive(Clone, Copy, Debug)]
@@ -144,6 +155,12 @@ pub struct RunReport {
     /// run and per message generated.
     pub backtracks: u64,
     pub backtracks_per_message: f64,
+    /// Broadcasts (β > 0): how many started in the window, how many of those reached every
+    /// node, and the mean time from generation until the last node received its copy. The
+    /// latency fields above are over unicast messages only.
+    pub broadcasts_labelled: u64,
+    pub broadcasts_measured: u64,
+    pub broadcast_completion_mean: f64,
 }
 
 pub struct Simulation {
@@ -181,6 +198,9 @@ pub struct Simulation {
     busy_since: Vec<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
     in_channel: Vec<u32>,
+    /// The router each VC's buffer belongs to (network VCs, then injection VCs).
+    router_of_vc: Vec<Node>,
+
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
     next_arrival: Vec<f64>,
@@ -197,6 +217,10 @@ pub struct Simulation {
     /// Switch requests at one router: (age, input VC, input port, output port).
     requests: Vec<(u64, u32, u8, u8)>,
     stats: Stats,
+    /// Broadcasts in progress (seed 003), and the free slots of that table.
+    broadcasts: Vec<BroadcastState>,
+    free_broadcasts: Vec<u32>,
+    tree_ports: Vec<Port>,
     /// Scouting switching's probe lead K (0: wormhole).
     scout: u32,
     /// Positive acknowledgements in flight, by the cycle they arrive (mod K + 1): (message
@@ -233,6 +257,10 @@ impl Simulation {
                 in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
             }
         }
+        let router_of_vc = (0..net_vcs)
+            .map(|vc| torus.neighbour(torus.channel_source(vc / s.vcs), (vc / s.vcs) % ports))
+            .chain(0..nodes)
+            .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let window_end = s.warmup + s.cycles;
@@ -261,6 +289,7 @@ impl Simulation {
             busy_vcs: vec![0; channels as usize],
             busy_since: vec![s.warmup; channels as usize],
             in_channel,
+            router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             next_arrival,
             router_load: vec![0; nodes as usize],
@@ -273,6 +302,9 @@ impl Simulation {
             waiting: Vec::with_capacity((ports * s.vcs + 1) as usize),
             requests: Vec::with_capacity((ports * s.vcs + 1) as usize),
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
+            broadcasts: Vec::new(),
+            free_broadcasts: Vec::new(),
+            tree_ports: Vec::with_capacity(2 * ports as usize),
             scout: s.scout,
             acks: (0..=s.scout).map(|_| Vec::new()).collect(),
             backtracks: 0,
@@ -338,11 +370,7 @@ impl Simulation {
 
     /// The router a VC's buffer belongs to.
     fn vc_router(&self, vc: u32) -> Node {
-        if vc >= self.net_vcs {
-            vc - self.net_vcs
-        } else {
-            self.torus.neighbour(self.torus.channel_source(vc / self.vcs), (vc / self.vcs) % self.ports)
-        }
+        self.router_of_vc[vc as usize]
     }
 
     /// Advances one cycle.
@@ -383,7 +411,7 @@ impl Simulation {
     /// slot in the message table (the id [`Simulation::vc_owner`] shows).
     pub fn send(&mut self, src: Node, dest: Node) -> u32 {
         assert!(src < self.torus.nodes() && dest < self.torus.nodes(), "send: node out of range");
-        self.create_message(src, dest)
+        self.create_message(src, dest, NONE)
     }
 
     fn generate(&mut self) {
@@ -396,17 +424,22 @@ impl Simulation {
                     break;
                 }
                 self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
-                let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
-                self.create_message(u, dest);
+                if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
+                    self.start_broadcast(u);
+                } else {
+                    let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
+                    self.create_message(u, dest, NONE);
+                }
             }
         }
     }
 
-    /// A new message joins the source queue of `src` in the current cycle.
-    fn create_message(&mut self, src: Node, dest: Node) -> u32 {
+    /// A new message joins the source queue of `src` in the current cycle: a unicast message,
+    /// or a one-hop copy of `broadcast`.
+    fn create_message(&mut self, src: Node, dest: Node, broadcast: u32) -> u32 {
         let now = self.cycle;
         let plan = self.routing.plan(&self.torus, src, dest, &mut self.routing_rng);
-        let labelled = self.stats.in_window(now);
+        let labelled = broadcast == NONE && self.stats.in_window(now);
         let m = Message {
             id: self.next_id,
             src,
@@ -421,6 +454,7 @@ impl Simulation {
             acked_all: false,
             avoid_port: NO_PORT,
             backtracks: 0,
+            broadcast,
         };
         self.next_id += 1;
         let slot = match self.free_messages.pop() {
@@ -433,7 +467,7 @@ impl Simulation {
                 self.messages.len() as u32 - 1
             }
         };
-        self.stats.generated(now, self.len as u32);
+        self.stats.generated(now, self.len as u32, broadcast == NONE);
         self.flits_generated += self.len as u64;
         if labelled {
             self.labelled_outstanding += 1;
@@ -444,6 +478,55 @@ impl Simulation {
             self.start_injection(src, now);
         }
         slot
+    }
+
+    /// A broadcast starts at `source`: one copy to each of its children in the spanning tree.
+    fn start_broadcast(&mut self, source: Node) {
+        let labelled = self.stats.in_window(self.cycle);
+        let state = BroadcastState { source, generated: self.cycle, received: 0, labelled };
+        let id = match self.free_broadcasts.pop() {
+            Some(id) => {
+                self.broadcasts[id as usize] = state;
+                id
+            }
+            None => {
+                self.broadcasts.push(state);
+                self.broadcasts.len() as u32 - 1
+            }
+        };
+        if labelled {
+            self.labelled_outstanding += 1;
+            self.stats.broadcast_started();
+        }
+        self.replicate(id, source);
+    }
+
+    /// `node` forwards broadcast `id` to its children, through its own source queue.
+    fn replicate(&mut self, id: u32, node: Node) {
+        let source = self.broadcasts[id as usize].source;
+        let mut ports = std::mem::take(&mut self.tree_ports);
+        crate::broadcast::children(&self.torus, source, node, &mut ports);
+        for &p in &ports {
+            let child = self.torus.neighbour(node, p);
+            self.create_message(node, child, id);
+        }
+        self.tree_ports = ports;
+    }
+
+    /// A copy of broadcast `id` reached `node`: count it and pass the broadcast on.
+    fn broadcast_received(&mut self, id: u32, node: Node, now: u64) {
+        let b = &mut self.broadcasts[id as usize];
+        b.received += 1;
+        debug_assert!(b.received < self.torus.nodes(), "a node received broadcast {id} twice");
+        if b.received == self.torus.nodes() - 1 {
+            let b = *b;
+            if b.labelled {
+                self.labelled_outstanding -= 1;
+                self.stats.broadcast_completed(now + 1 - b.generated);
+            }
+            self.free_broadcasts.push(id);
+        }
+        self.replicate(id, node);
     }
 
     /// Moves the next queued message of `node` onto its injection VC.
@@ -679,6 +762,11 @@ impl Simulation {
 
     fn deliver(&mut self, slot: u32, now: u64) {
         let m = self.messages[slot as usize];
+        if m.broadcast != NONE {
+            self.free_messages.push(slot);
+            self.broadcast_received(m.broadcast, m.plan.dest, now);
+            return;
+        }
         if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
             assert_eq!(m.hops, self.torus.distance(m.src, m.plan.dest), "{} took a non-minimal path", self.scenario.routing);
         }
@@ -825,6 +913,9 @@ impl Simulation {
             flit_hops: self.flit_hops,
             backtracks: self.backtracks,
             backtracks_per_message: self.backtracks as f64 / self.next_id.max(1) as f64,
+            broadcasts_labelled: s.broadcasts_labelled,
+            broadcasts_measured: s.broadcasts_completed,
+            broadcast_completion_mean: s.broadcast_completion_mean(),
         }
     }
 
