@@ -467,7 +467,7 @@ impl Simulation {
                 self.messages.len() as u32 - 1
             }
         };
-        self.stats.generated(now, self.len as u32, broadcast == NONE);
+        self.stats.generated(now, src, self.len as u32, broadcast == NONE);
         self.flits_generated += self.len as u64;
         if labelled {
             self.labelled_outstanding += 1;
@@ -900,7 +900,7 @@ impl Simulation {
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,
-            saturated: self.saturated || accepted < 0.95 * offered,
+            saturated: self.saturated || accepted < 0.95 * offered || s.some_source_fell_behind(self.len as u32),
             deadlock: self.deadlock,
             deadlock_vcs,
             latency_histogram: s.histogram(),
