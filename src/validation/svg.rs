@@ -56,6 +56,9 @@ pub struct Plot {
     /// Top of the y axis; `None` fits everything. A marker above it is drawn as a hollow
     /// triangle on the top edge (a saturated run whose latency is off the scale).
     pub y_max: Option<f64>,
+    /// Bottom of the y axis, rounded down to a tick; `None` starts at zero. Latency never falls
+    /// below its zero-load value, so starting there shows the rise instead of empty space.
+    pub y_min: Option<f64>,
 }
 
 /// Escapes the characters that are special in XML text and attribute values.
@@ -120,7 +123,9 @@ impl Plot {
         let plot_width = WIDTH - LEFT - RIGHT;
         let plot_height = HEIGHT - TOP - BOTTOM;
         let sx = |x: f64| LEFT + x / x_max * plot_width;
-        let sy = |y: f64| TOP + plot_height - y / y_max * plot_height;
+        let y_step = tick_step(y_max, 5.0);
+        let y_min = self.y_min.map_or(0.0, |m| (m / y_step).floor() * y_step).clamp(0.0, y_max - y_step);
+        let sy = |y: f64| TOP + plot_height - (y - y_min) / (y_max - y_min) * plot_height;
 
         let mut svg = String::new();
         let _ = writeln!(
@@ -134,7 +139,7 @@ impl Plot {
         );
         let _ = writeln!(svg, r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#, WIDTH / 2.0, escape(&self.title));
 
-        self.write_axes(&mut svg, x_max, y_max, &sx, &sy);
+        self.write_axes(&mut svg, x_max, (y_min, y_max), &sx, &sy);
 
         for line in &self.vertical_lines {
             if line.x > x_max {
@@ -196,7 +201,7 @@ impl Plot {
                 }
                 let y = sy(m.y);
                 if m.error > 0.0 {
-                    let (low, high) = (sy((m.y - m.error).max(0.0)), sy((m.y + m.error).min(y_max)));
+                    let (low, high) = (sy((m.y - m.error).max(y_min)), sy((m.y + m.error).min(y_max)));
                     let _ = writeln!(
                         svg,
                         r#"<path class="error-bar" d="M{x:.1},{low:.1} L{x:.1},{high:.1} M{:.1},{low:.1} L{:.1},{low:.1} M{:.1},{high:.1} L{:.1},{high:.1}" stroke="{colour}"/>"#,
@@ -215,7 +220,7 @@ impl Plot {
         svg
     }
 
-    fn write_axes(&self, svg: &mut String, x_max: f64, y_max: f64, sx: &dyn Fn(f64) -> f64, sy: &dyn Fn(f64) -> f64) {
+    fn write_axes(&self, svg: &mut String, x_max: f64, (y_min, y_max): (f64, f64), sx: &dyn Fn(f64) -> f64, sy: &dyn Fn(f64) -> f64) {
         let bottom = HEIGHT - BOTTOM;
         let right = WIDTH - RIGHT;
         let _ = writeln!(
@@ -236,7 +241,7 @@ impl Plot {
             i += 1.0;
         }
         let y_step = tick_step(y_max, 5.0);
-        let mut j = 0.0;
+        let mut j = (y_min / y_step).round();
         while j * y_step <= y_max * (1.0 + 1e-9) {
             let y = sy(j * y_step);
             let _ = writeln!(svg, r##"<line x1="{:.1}" y1="{y:.1}" x2="{LEFT}" y2="{y:.1}" stroke="#000000"/>"##, LEFT - 5.0);
@@ -352,6 +357,7 @@ mod tests {
             vertical_lines: vec![VerticalLine { label: "bound".into(), x: 0.045 }],
             x_max: None,
             y_max: Some(120.0),
+            y_min: Some(38.0),
         }
     }
 
@@ -380,5 +386,20 @@ mod tests {
         assert_eq!(tick_label(0.015, 0.005), "0.015");
         assert_eq!(tick_label(150.0, 50.0), "150");
         assert_eq!(axis_max(None, [0.0, 183.0].into_iter()), 200.0);
+    }
+
+    #[test]
+    fn the_y_axis_starts_at_a_tick_below_the_requested_minimum() {
+        let svg = example().render();
+        // y from 20 (38 rounded down to the step of 20) to 120: the first tick label is 20.
+        assert!(svg.contains(">20</text>") && !svg.contains(">0</text>"));
+        let lowest_marker = svg
+            .lines()
+            .filter_map(|l| l.strip_prefix("<circle cx=\"").and_then(|r| r.split("cy=\"").nth(1)))
+            .map(|r| r.split('"').next().unwrap().parse::<f64>().unwrap())
+            .fold(0.0, f64::max);
+        // The marker at y = 50 sits 30/100 of the plot height above the bottom axis.
+        let expected = TOP + (HEIGHT - TOP - BOTTOM) * (1.0 - 30.0 / 100.0);
+        assert!((lowest_marker - expected).abs() < 0.1, "{lowest_marker} vs {expected}");
     }
 }
