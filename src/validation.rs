@@ -39,13 +39,16 @@ pub struct RunLength {
 }
 
 impl RunLength {
-    /// The committed report: about ten minutes on two cores with today's simulator support.
+    /// The committed report. Sized so that, once the simulator runs every configuration (about
+    /// 330 latency runs and 64 saturation searches), the report takes well under fifteen minutes
+    /// on two idle cores: a latency run costs about 1 s of CPU and a search about 7 s at these
+    /// lengths.
     pub fn full() -> RunLength {
         RunLength {
-            warmup: 5_000,
-            cycles: 20_000,
-            saturation_warmup: 1_000,
-            saturation_cycles: 3_000,
+            warmup: 10_000,
+            cycles: 40_000,
+            saturation_warmup: 2_000,
+            saturation_cycles: 10_000,
             load_fractions: vec![0.1, 0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
             rate_stride: 1,
         }
@@ -372,10 +375,15 @@ pub struct Report {
 /// Points of the fine model curve drawn in each plot.
 const CURVE_POINTS: usize = 120;
 
+/// The paper's rates (or published values) that a run of `length` uses.
+fn every_stride<T: Copy>(values: &[T], length: &RunLength) -> Vec<T> {
+    values.iter().step_by(length.rate_stride.max(1)).copied().collect()
+}
+
 /// The rates a configuration is simulated at.
 fn rates_of(c: &LatencyConfiguration, model_saturation: Option<f64>, length: &RunLength) -> Vec<f64> {
     if let Some(rates) = &c.paper_rates {
-        return rates.iter().step_by(length.rate_stride.max(1)).copied().collect();
+        return every_stride(rates, length);
     }
     let top = model_saturation
         .or_else(|| bounds::bound(&c.scenario).saturation_rate)
@@ -427,7 +435,7 @@ pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength) -> L
         Some(_) => Vec::new(),
     };
     let paper: Vec<Option<f64>> = match &c.paper_simulation {
-        Some(values) => values.iter().step_by(length.rate_stride.max(1)).map(|&v| Some(v)).collect(),
+        Some(values) => every_stride(values, length).into_iter().map(Some).collect(),
         None => vec![None; rates.len()],
     };
     let points: Vec<PointComparison> = rates
@@ -484,10 +492,6 @@ pub fn validate_saturation(s: &Scenario) -> SaturationResult {
     SaturationResult { scenario: s.clone(), bound: bounds::bound(s), measured }
 }
 
-fn algorithm_and_pattern(s: &Scenario) -> String {
-    format!("{} / {}", s.routing, s.traffic)
-}
-
 /// Runs every configuration, calling `progress` before each.
 pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
     let start = Instant::now();
@@ -498,7 +502,7 @@ pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
     let mut latency = Vec::new();
     for (i, c) in configurations.iter().enumerate() {
         let supported = support::check_supported(&c.scenario).is_ok();
-        let runs = c.paper_rates.as_ref().map_or(length.load_fractions.len(), |r| r.iter().step_by(length.rate_stride.max(1)).count());
+        let runs = c.paper_rates.as_ref().map_or(length.load_fractions.len(), |r| every_stride(r, length).len());
         progress(&Progress {
             index: i + 1,
             total,
@@ -515,7 +519,7 @@ pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
         progress(&Progress {
             index: configurations.len() + i + 1,
             total,
-            label: format!("seed 004 saturation {}", algorithm_and_pattern(s)),
+            label: format!("seed 004 saturation {} / {}", s.routing, s.traffic),
             runs: None,
             simulated: support::check_supported(s).is_ok(),
         });
