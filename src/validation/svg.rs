@@ -141,6 +141,8 @@ impl Plot {
 
         self.write_axes(&mut svg, x_max, (y_min, y_max), &sx, &sy);
 
+        // Labels read upwards from the bottom, clear of latency curves, which rise at the right.
+        let label_base = TOP + plot_height - 6.0;
         for line in &self.vertical_lines {
             if line.x > x_max {
                 continue;
@@ -153,11 +155,11 @@ impl Plot {
             );
             let _ = writeln!(
                 svg,
-                r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#7f7f7f" transform="rotate(-90 {:.1} {:.1})">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" fill="#7f7f7f" transform="rotate(-90 {:.1} {:.1})">{}</text>"##,
                 x - 4.0,
-                TOP + 4.0,
+                label_base,
                 x - 4.0,
-                TOP + 4.0,
+                label_base,
                 escape(&line.label)
             );
         }
