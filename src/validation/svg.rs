@@ -123,8 +123,9 @@ impl Plot {
         let plot_width = WIDTH - LEFT - RIGHT;
         let plot_height = HEIGHT - TOP - BOTTOM;
         let sx = |x: f64| LEFT + x / x_max * plot_width;
-        let y_step = tick_step(y_max, 5.0);
-        let y_min = self.y_min.map_or(0.0, |m| (m / y_step).floor() * y_step).clamp(0.0, y_max - y_step);
+        let requested_min = self.y_min.filter(|m| m.is_finite() && *m > 0.0 && *m < y_max).unwrap_or(0.0);
+        let y_step = tick_step(y_max - requested_min, 5.0);
+        let y_min = (requested_min / y_step).floor() * y_step;
         let sy = |y: f64| TOP + plot_height - (y - y_min) / (y_max - y_min) * plot_height;
 
         let mut svg = String::new();
@@ -139,7 +140,7 @@ impl Plot {
         );
         let _ = writeln!(svg, r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#, WIDTH / 2.0, escape(&self.title));
 
-        self.write_axes(&mut svg, x_max, (y_min, y_max), &sx, &sy);
+        self.write_axes(&mut svg, x_max, (y_min, y_max, y_step), &sx, &sy);
 
         // Labels read upwards from the bottom, clear of latency curves, which rise at the right.
         let label_base = TOP + plot_height - 6.0;
@@ -222,7 +223,14 @@ impl Plot {
         svg
     }
 
-    fn write_axes(&self, svg: &mut String, x_max: f64, (y_min, y_max): (f64, f64), sx: &dyn Fn(f64) -> f64, sy: &dyn Fn(f64) -> f64) {
+    fn write_axes(
+        &self,
+        svg: &mut String,
+        x_max: f64,
+        (y_min, y_max, y_step): (f64, f64, f64),
+        sx: &dyn Fn(f64) -> f64,
+        sy: &dyn Fn(f64) -> f64,
+    ) {
         let bottom = HEIGHT - BOTTOM;
         let right = WIDTH - RIGHT;
         let _ = writeln!(
@@ -242,7 +250,6 @@ impl Plot {
             );
             i += 1.0;
         }
-        let y_step = tick_step(y_max, 5.0);
         let mut j = (y_min / y_step).round();
         while j * y_step <= y_max * (1.0 + 1e-9) {
             let y = sy(j * y_step);
@@ -393,7 +400,7 @@ mod tests {
     #[test]
     fn the_y_axis_starts_at_a_tick_below_the_requested_minimum() {
         let svg = example().render();
-        // y from 20 (38 rounded down to the step of 20) to 120: the first tick label is 20.
+        // y from 20 (38 rounded down to the step of 20 that suits the range 38..120) to 120.
         assert!(svg.contains(">20</text>") && !svg.contains(">0</text>"));
         let lowest_marker = svg
             .lines()
