@@ -41,14 +41,14 @@ pub struct RunLength {
 impl RunLength {
     /// The committed report. Sized so that, once the simulator runs every configuration (about
     /// 330 latency runs and 64 saturation searches), the report takes well under fifteen minutes
-    /// on two idle cores: a latency run costs about 1 s of CPU and a search about 7 s at these
+    /// on two idle cores: a latency run costs about 1 s of CPU and a search about 4 s at these
     /// lengths.
     pub fn full() -> RunLength {
         RunLength {
             warmup: 10_000,
             cycles: 40_000,
-            saturation_warmup: 2_000,
-            saturation_cycles: 10_000,
+            saturation_warmup: 1_000,
+            saturation_cycles: 5_000,
             load_fractions: vec![0.1, 0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
             rate_stride: 1,
         }
@@ -190,7 +190,7 @@ pub fn latency_configurations() -> Vec<LatencyConfiguration> {
     for k in [8, 16] {
         let leads: &[u32] = if k == 8 { &[0, 1, 3, 6] } else { &[0, 6] };
         for v in [1, 6] {
-            let unsafe_flag = u8::from(v < RoutingKind::Adaptive.min_vcs());
+            let unsafe_flag = u8::from(v < RoutingKind::Adaptive.min_vcs(2));
             for m in [32, 64] {
                 for &lead in leads {
                     add(
