@@ -15,6 +15,7 @@ pub mod sim;
 pub mod support;
 pub mod topology;
 pub mod traffic;
+pub mod validation;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -54,6 +54,8 @@ fn bad_input_exits_2_with_one_line() {
         vec!["sweep", "k=4"],
         vec!["bench", "--cycles", "x"],
         vec!["run", "k=4", "--extra"],
+        vec!["validate", "--fast"],
+        vec!["validate", "--out"],
     ] {
         let (code, out, err) = torus(&args);
         assert_eq!(code, 2, "{args:?}");

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use torus_explorer::experiment::{self, BENCH_SCENARIOS};
 use torus_explorer::sim::Simulation;
+use torus_explorer::validation;
 use torus_explorer::Scenario;
 
 const USAGE: &str = "usage:
@@ -12,6 +13,9 @@ const USAGE: &str = "usage:
   torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
   torus saturation \"<scenario>\"          saturation throughput by search on the rate
   torus bench [--json] [--cycles N]      simulator speed on fixed scenarios
+  torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
+                                         writes DIR/validation.md and DIR/validation/*.svg
+                                         (DIR defaults to docs)
   torus help                             this text
 
 A scenario is key=value pairs joined by '&', e.g.
@@ -125,9 +129,37 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 }
             }
         }
+        "validate" => {
+            reject_unknown(args, &["--quick", "--out="], 1)?;
+            let quick = args.iter().any(|a| a == "--quick");
+            let out = option(args, "--out")?.unwrap_or("docs");
+            validate(quick, out)?;
+        }
         "help" | "--help" | "-h" => println!("{USAGE}"),
-        other => return Err(Fail(format!("unknown command `{other}`; commands: run, sweep, saturation, model, bench, help"))),
+        other => {
+            return Err(Fail(format!(
+                "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, help"
+            )))
+        }
     }
+    Ok(())
+}
+
+/// `torus validate`: runs the report with progress on stderr and writes it under `out`.
+fn validate(quick: bool, out: &str) -> Result<(), Fail> {
+    let length = if quick { validation::RunLength::quick() } else { validation::RunLength::full() };
+    let start = Instant::now();
+    let report = validation::run(&length, &mut |p| {
+        let runs = match (p.simulated, p.runs) {
+            (false, _) => "model only, simulator support pending".to_string(),
+            (true, Some(n)) => format!("{n} runs"),
+            (true, None) => "saturation search".to_string(),
+        };
+        eprintln!("[{:>3}/{}] {:>6.0} s  {}: {runs}", p.index, p.total, start.elapsed().as_secs_f64(), p.label);
+    });
+    let command = if quick { format!("torus validate --quick --out {out}") } else { format!("torus validate --out {out}") };
+    validation::write(&report, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
+    eprintln!("wrote {out}/validation.md and its plots in {:.0} s", report.wall_seconds);
     Ok(())
 }
 

@@ -1,0 +1,1020 @@
+//! The model-against-simulation validation report (`torus validate`, `docs/validation.md`).
+//!
+//! For every seed paper's validation set-up this module lists the configurations
+//! ([`latency_configurations`], [`saturation_cases`]), simulates each over a grid of rates
+//! ([`experiment::sweep`]), sets the applicable model's latency beside every simulated point with
+//! the relative error, compares the intermediate quantities term by term at one mid load, and
+//! writes a Markdown report with one SVG plot per configuration.
+//!
+//! A configuration whose routing or switching the simulator does not implement yet
+//! ([`support::check_supported`]) is still listed, with its model curve and the reason, so the
+//! report fills in by itself as the simulator gains features: rerun `torus validate`.
+
+pub mod svg;
+
+use crate::experiment::{self, Saturation};
+use crate::models::{self, bounds};
+use crate::scenario::{RoutingKind, Scenario, TrafficKind};
+use crate::sim::RunReport;
+use crate::support;
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Instant;
+use svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
+
+/// How long each simulation runs, and how many rates each configuration gets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunLength {
+    /// Warm-up and measurement window of each latency point, cycles.
+    pub warmup: u64,
+    pub cycles: u64,
+    /// Warm-up and window of each run of a seed 004 saturation search, cycles.
+    pub saturation_warmup: u64,
+    pub saturation_cycles: u64,
+    /// Simulated rates as fractions of the model's saturation rate. Denser near saturation,
+    /// where the models and the simulator part.
+    pub load_fractions: Vec<f64>,
+    /// For configurations with the paper's own rates (seed 002): every `rate_stride`-th of them.
+    pub rate_stride: usize,
+}
+
+impl RunLength {
+    /// The committed report. Sized so that, once the simulator runs every configuration (about
+    /// 330 latency runs and 64 saturation searches), the report takes well under fifteen minutes
+    /// on two idle cores: a latency run costs about 1 s of CPU and a search about 4 s at these
+    /// lengths.
+    pub fn full() -> RunLength {
+        RunLength {
+            warmup: 10_000,
+            cycles: 40_000,
+            saturation_warmup: 1_000,
+            saturation_cycles: 5_000,
+            load_fractions: vec![0.1, 0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+            rate_stride: 1,
+        }
+    }
+
+    /// A smoke run of every configuration in about a minute: a few short runs each, too noisy
+    /// to judge a model by.
+    pub fn quick() -> RunLength {
+        RunLength {
+            warmup: 500,
+            cycles: 2_000,
+            saturation_warmup: 300,
+            saturation_cycles: 1_000,
+            load_fractions: vec![0.2, 0.5, 0.8],
+            rate_stride: 4,
+        }
+    }
+}
+
+/// A seed paper whose model the report validates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedPaper {
+    /// `"000"` … `"004"`, as the files in `seeds/` are numbered.
+    pub number: &'static str,
+    pub title: &'static str,
+    /// The model specification in `shared/models/`.
+    pub spec: &'static str,
+    /// What the report's configurations are, and where they depart from the paper's.
+    pub setup: &'static str,
+}
+
+pub const SEEDS: [SeedPaper; 5] = [
+    SeedPaper {
+        number: "000",
+        title: "Duato-Nbc fully adaptive routing (Safaei et al., ICCS 2007)",
+        spec: "nbc.md",
+        setup: "8×8 and 16×16, V = 10 (the model's default split V2 = k/2 + 1 escape VCs), M = 32 and 64 \
+                flits, uniform traffic, as in the paper's Fig. 1.",
+    },
+    SeedPaper {
+        number: "001",
+        title: "Scouting switching with fully adaptive routing (Safaei et al., NPC 2007)",
+        spec: "scouting.md",
+        setup: "8×8 with V = 1 and 6, M = 32 and 64, K = 0, 1, 3, 6 (the paper's full set); 16×16 with \
+                K = 0 and 6 only, to keep the report's run time down. The paper runs V = 1, fewer VCs than \
+                the simulator's deadlock-avoidance minimum for routing=adaptive, so those scenarios carry \
+                unsafe=1 (scouting's backtracking is what the paper relies on).",
+    },
+    SeedPaper {
+        number: "002",
+        title: "Minimal fully adaptive wormhole routing (Quaglia et al., Parallel Computing 2002)",
+        spec: "quaglia-adaptive.md",
+        setup: "4×4 and 8×8, 12-flit messages, at the rates of the paper's Table 1; the paper's own \
+                simulation column is shown beside ours. The model has no virtual channels; the simulator, \
+                like the paper's, uses 4.",
+    },
+    SeedPaper {
+        number: "003",
+        title: "Unicast latency under broadcast traffic, Duato's routing (Shahrabi et al., SAC 2002)",
+        spec: "broadcast.md",
+        setup: "The five configurations of the spec's reference table, which between them cover k = 8, 10, \
+                16, V = 3, 4, 5, M = 16 to 64 and β = 0.02 and 0.04 (all 72 combinations would take hours). \
+                Each is also run at β = 0, where the same model describes plain Duato routing, which the \
+                simulator already implements.",
+    },
+    SeedPaper {
+        number: "004",
+        title: "Channel-load throughput bounds (Singh, Dally et al., GOAL)",
+        spec: "bounds.md",
+        setup: "8×8, 1-flit packets, 8-flit buffers, every algorithm (with its minimum VC count) on NN, UR, \
+                BC, TP, TOR, DIA, and WC for the oblivious ones: the measured saturation throughput against \
+                the bound.",
+    },
+];
+
+/// One latency set-up: a scenario (its `rate` is ignored) and the rates to compare at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatencyConfiguration {
+    /// Index into [`SEEDS`].
+    pub seed: usize,
+    /// Unique file stem of its plot, for example `seed000-k8-v10-m32`.
+    pub id: String,
+    /// Short heading, for example `k = 8, V = 10, M = 32`.
+    pub title: String,
+    pub scenario: Scenario,
+    /// The paper's own rates, or `None` for fractions of the model's saturation rate.
+    pub paper_rates: Option<Vec<f64>>,
+    /// The paper's simulated latency at each of `paper_rates`, where it publishes numbers.
+    pub paper_simulation: Option<Vec<f64>>,
+}
+
+fn scenario(text: &str) -> Scenario {
+    Scenario::parse(text).unwrap_or_else(|e| panic!("validation scenario `{text}` is invalid: {e}"))
+}
+
+/// Seed 002's Table 1: rates, and the paper's simulated latency on 4×4 and 8×8 (L = 12).
+const QUAGLIA_TABLE_1: [(f64, f64, f64); 12] = [
+    (0.001, 13.43, 15.55),
+    (0.002, 13.58, 15.96),
+    (0.003, 13.68, 16.27),
+    (0.004, 13.89, 16.81),
+    (0.005, 14.14, 17.10),
+    (0.006, 14.32, 17.66),
+    (0.007, 14.53, 18.15),
+    (0.008, 14.73, 18.65),
+    (0.009, 14.89, 19.14),
+    (0.010, 15.06, 19.52),
+    (0.011, 15.29, 20.12),
+    (0.015, 16.10, 22.18),
+];
+
+/// Seed 003 configurations (k, V, M, β): the reference table of `broadcast.md` §7.
+const BROADCAST_CONFIGURATIONS: [(u32, u32, u32, f64); 5] =
+    [(8, 4, 32, 0.02), (8, 3, 16, 0.04), (10, 5, 48, 0.02), (16, 5, 64, 0.04), (16, 4, 32, 0.02)];
+
+/// Every latency configuration of seeds 000–003, in report order.
+pub fn latency_configurations() -> Vec<LatencyConfiguration> {
+    let mut list = Vec::new();
+    let mut add = |seed: usize, id: String, title: String, text: String| {
+        list.push(LatencyConfiguration {
+            seed,
+            id,
+            title,
+            scenario: scenario(&text),
+            paper_rates: None,
+            paper_simulation: None,
+        });
+    };
+    for k in [8, 16] {
+        for m in [32, 64] {
+            add(
+                0,
+                format!("seed000-k{k}-v10-m{m}"),
+                format!("k = {k}, V = 10, M = {m}"),
+                format!("k={k}&routing=nbc&traffic=uniform&len={m}&vcs=10"),
+            );
+        }
+    }
+    for k in [8, 16] {
+        let leads: &[u32] = if k == 8 { &[0, 1, 3, 6] } else { &[0, 6] };
+        for v in [1, 6] {
+            let unsafe_flag = u8::from(v < RoutingKind::Adaptive.min_vcs(2));
+            for m in [32, 64] {
+                for &lead in leads {
+                    add(
+                        1,
+                        format!("seed001-k{k}-v{v}-m{m}-K{lead}"),
+                        format!("k = {k}, V = {v}, M = {m}, K = {lead}"),
+                        format!(
+                            "k={k}&routing=adaptive&switching=scouting&scout={lead}&traffic=uniform&len={m}&vcs={v}&unsafe={unsafe_flag}"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for k in [4u32, 8] {
+        let text = format!("k={k}&routing=adaptive&traffic=uniform&len=12&vcs=4");
+        list.push(LatencyConfiguration {
+            seed: 2,
+            id: format!("seed002-k{k}-m12"),
+            title: format!("k = {k}, M = 12 (Table 1)"),
+            scenario: scenario(&text),
+            paper_rates: Some(QUAGLIA_TABLE_1.iter().map(|row| row.0).collect()),
+            paper_simulation: Some(QUAGLIA_TABLE_1.iter().map(|row| if k == 4 { row.1 } else { row.2 }).collect()),
+        });
+    }
+    for beta in [None, Some(0.0)] {
+        for (k, v, m, paper_beta) in BROADCAST_CONFIGURATIONS {
+            let b = beta.unwrap_or(paper_beta);
+            list.push(LatencyConfiguration {
+                seed: 3,
+                id: format!("seed003-k{k}-v{v}-m{m}-beta{}", b.to_string().replace('.', "")),
+                title: format!("k = {k}, V = {v}, M = {m}, β = {b}"),
+                scenario: scenario(&format!("k={k}&routing=duato&traffic=uniform&len={m}&vcs={v}&beta={b}")),
+                paper_rates: None,
+                paper_simulation: None,
+            });
+        }
+    }
+    list
+}
+
+/// Seed 004's patterns in the paper's order; WC only for oblivious algorithms.
+const SATURATION_PATTERNS: [TrafficKind; 7] = [
+    TrafficKind::Neighbor,
+    TrafficKind::Uniform,
+    TrafficKind::Bitcomp,
+    TrafficKind::Transpose,
+    TrafficKind::Tornado,
+    TrafficKind::Diagonal,
+    TrafficKind::Worstcase,
+];
+
+/// Seed 004: every algorithm on every pattern defined for it, 8×8, 1-flit packets, 8-flit
+/// buffers, each algorithm with its minimum VC count.
+pub fn saturation_cases(length: &RunLength) -> Vec<Scenario> {
+    let mut cases = Vec::new();
+    for &routing in RoutingKind::ALL {
+        for traffic in SATURATION_PATTERNS {
+            if traffic == TrafficKind::Worstcase && !routing.is_oblivious() {
+                continue;
+            }
+            cases.push(scenario(&format!(
+                "k=8&routing={routing}&traffic={traffic}&len=1&buf=8&warmup={}&cycles={}",
+                length.saturation_warmup, length.saturation_cycles
+            )));
+        }
+    }
+    cases
+}
+
+/// What the simulator measured at one rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimulatedPoint {
+    pub latency: f64,
+    pub ci95: f64,
+    /// The run could not keep up with its offered load (or deadlocked): its latency measures
+    /// the run length, not the network, and is left out of the errors.
+    pub saturated: bool,
+    pub deadlock: bool,
+}
+
+/// Model and simulation at one rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointComparison {
+    pub rate: f64,
+    /// `None` where the model is saturated.
+    pub model: Option<f64>,
+    /// `None` where the simulator does not support the configuration yet.
+    pub simulated: Option<SimulatedPoint>,
+    pub paper_simulation: Option<f64>,
+}
+
+impl PointComparison {
+    /// (model − simulation) / simulation, where both are finite and the run kept up.
+    pub fn relative_error(&self) -> Option<f64> {
+        let sim = self.simulated.filter(|s| !s.saturated && !s.deadlock && s.latency > 0.0)?;
+        Some((self.model? - sim.latency) / sim.latency)
+    }
+}
+
+/// One intermediate quantity, as the model computes it and as the simulator measures it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermRow {
+    pub quantity: String,
+    pub model: f64,
+    pub simulated: f64,
+}
+
+/// Term-by-term comparison at one rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermComparison {
+    pub rate: f64,
+    pub rows: Vec<TermRow>,
+}
+
+/// A latency configuration, compared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatencyResult {
+    pub configuration: LatencyConfiguration,
+    /// The applicable model's name and description, or why none applies.
+    pub model: Result<(&'static str, &'static str), String>,
+    pub model_saturation_rate: Option<f64>,
+    pub bound_saturation_rate: Option<f64>,
+    /// Why the simulator cannot run this configuration yet; `None` when it ran.
+    pub simulator_pending: Option<String>,
+    pub points: Vec<PointComparison>,
+    /// The model's latency on a fine grid up to its saturation rate (or past the last rate).
+    pub model_curve: Vec<(f64, f64)>,
+    pub terms: Option<TermComparison>,
+    /// The scenario the simulator ran, at the first rate, with the run length.
+    pub simulated_scenario: String,
+}
+
+/// A seed 004 case, compared.
+#[derive(Clone, Debug)]
+pub struct SaturationResult {
+    pub scenario: Scenario,
+    pub bound: bounds::Bound,
+    pub measured: Result<Saturation, String>,
+}
+
+impl SaturationResult {
+    /// The bound as a fraction of capacity, capped by the injection channel (1 flit/node/cycle),
+    /// which the saturation search cannot exceed: it limits nearest-neighbour traffic.
+    pub fn attainable_fraction(&self) -> Option<f64> {
+        let injection_limit = 1.0 / self.scenario.capacity_flits();
+        self.bound.fraction_of_capacity.map(|b| b.min(injection_limit))
+    }
+
+    /// (measured − bound) / bound, with the bound capped as in [`Self::attainable_fraction`].
+    pub fn relative_error(&self) -> Option<f64> {
+        let bound = self.attainable_fraction()?;
+        let measured = self.measured.as_ref().ok()?;
+        Some((measured.saturation_fraction_of_capacity - bound) / bound)
+    }
+}
+
+/// Which configuration is about to run, for progress output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// 1-based position among `total`.
+    pub index: usize,
+    pub total: usize,
+    pub label: String,
+    /// Simulations it will run: one per rate, or "a search" (`None`) for seed 004.
+    pub runs: Option<usize>,
+    /// `false` when the simulator does not support it yet (the model side is still computed).
+    pub simulated: bool,
+}
+
+/// The whole report.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub length: RunLength,
+    pub latency: Vec<LatencyResult>,
+    pub saturation: Vec<SaturationResult>,
+    pub wall_seconds: f64,
+    pub threads: usize,
+    pub simulations: usize,
+}
+
+/// Points of the fine model curve drawn in each plot.
+const CURVE_POINTS: usize = 120;
+
+/// The paper's rates (or published values) that a run of `length` uses.
+fn every_stride<T: Copy>(values: &[T], length: &RunLength) -> Vec<T> {
+    values.iter().step_by(length.rate_stride.max(1)).copied().collect()
+}
+
+/// The rates a configuration is simulated at.
+fn rates_of(c: &LatencyConfiguration, model_saturation: Option<f64>, length: &RunLength) -> Vec<f64> {
+    if let Some(rates) = &c.paper_rates {
+        return every_stride(rates, length);
+    }
+    let top = model_saturation
+        .or_else(|| bounds::bound(&c.scenario).saturation_rate)
+        .unwrap_or(1.0 / c.scenario.len as f64);
+    length.load_fractions.iter().map(|f| f * top).collect()
+}
+
+/// The model's latency from near zero load up to its saturation rate, or a little past the
+/// highest simulated rate when that is much lower.
+fn model_curve(s: &Scenario, model: &dyn models::LatencyModel, saturation: f64, rates: &[f64]) -> Vec<(f64, f64)> {
+    let last_rate = rates.iter().copied().fold(0.0, f64::max);
+    let end = if saturation <= 1.6 * last_rate { saturation } else { 1.15 * last_rate };
+    (0..CURVE_POINTS)
+        .map(|i| end * (i as f64 + 0.5) / CURVE_POINTS as f64)
+        .filter_map(|r| model.evaluate(s, r).latency.map(|l| (r, l)))
+        .collect()
+}
+
+/// The intermediate quantities both sides have, at one rate.
+fn compare_terms(model: &models::Evaluation, sim: &RunReport) -> Vec<TermRow> {
+    let q = &model.quantities;
+    let mut rows = Vec::new();
+    let mut push = |quantity: String, model: Option<&f64>, simulated: f64| {
+        if let Some(&m) = model {
+            rows.push(TermRow { quantity, model: m, simulated });
+        }
+    };
+    for (v, &p) in sim.busy_vc_probability.iter().enumerate() {
+        push(format!("P_v[{v}], {v} VCs of a channel busy"), q.get(&format!("P_v[{v}]")), p);
+    }
+    push("V̄, multiplexing degree".into(), q.get("V_bar"), sim.multiplexing_degree);
+    let blocking = q.get("blocking_probability").or_else(|| q.get("blocking_per_hop"));
+    push("blocking probability per hop".into(), blocking, sim.blocking_probability);
+    push("W_c, wait for a VC when blocked (cycles)".into(), q.get("W_c"), sim.mean_wait_when_blocked);
+    push("W_s, wait in the source queue (cycles)".into(), q.get("W_s"), sim.source_queue_mean);
+    rows
+}
+
+/// Simulates one latency configuration (when supported) and sets the model beside it.
+pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength) -> LatencyResult {
+    let run_scenario = Scenario { warmup: length.warmup, cycles: length.cycles, ..c.scenario.clone() };
+    let model = models::applicable(&c.scenario);
+    let model_saturation = model.as_ref().ok().map(|m| m.saturation_rate(&c.scenario));
+    let rates = rates_of(c, model_saturation, length);
+    let model_latency = models::curve(&c.scenario, &rates);
+    let simulator_pending = support::check_supported(&run_scenario).err().map(|e| e.to_string());
+    let reports = match simulator_pending {
+        None => experiment::sweep(&run_scenario, &rates),
+        Some(_) => Vec::new(),
+    };
+    let paper: Vec<Option<f64>> = match &c.paper_simulation {
+        Some(values) => every_stride(values, length).into_iter().map(Some).collect(),
+        None => vec![None; rates.len()],
+    };
+    let points: Vec<PointComparison> = rates
+        .iter()
+        .enumerate()
+        .map(|(i, &rate)| PointComparison {
+            rate,
+            model: model_latency[i],
+            simulated: reports.get(i).map(|r| SimulatedPoint {
+                latency: r.latency_mean,
+                ci95: r.latency_ci95,
+                saturated: r.saturated,
+                deadlock: r.deadlock,
+            }),
+            paper_simulation: paper[i],
+        })
+        .collect();
+    let terms = match (&model, model_saturation) {
+        (Ok(m), Some(saturation)) => {
+            let middle = 0.5 * saturation;
+            reports
+                .iter()
+                .zip(&rates)
+                .filter(|(r, _)| !r.saturated && !r.deadlock)
+                .min_by(|a, b| (a.1 - middle).abs().total_cmp(&(b.1 - middle).abs()))
+                .map(|(report, &rate)| TermComparison { rate, rows: compare_terms(&m.evaluate(&c.scenario, rate), report) })
+                .filter(|t| !t.rows.is_empty())
+        }
+        _ => None,
+    };
+    let curve = match (&model, model_saturation) {
+        (Ok(m), Some(saturation)) => model_curve(&c.scenario, m.as_ref(), saturation, &rates),
+        _ => Vec::new(),
+    };
+    LatencyResult {
+        configuration: c.clone(),
+        model: model.map(|m| (m.name(), m.describe())),
+        model_saturation_rate: model_saturation,
+        bound_saturation_rate: bounds::bound(&c.scenario).saturation_rate,
+        simulator_pending,
+        points,
+        model_curve: curve,
+        terms,
+        simulated_scenario: experiment::at_rate(&run_scenario, rates[0]).canonical(),
+    }
+}
+
+/// Searches one seed 004 case's saturation throughput (when supported) beside its bound.
+pub fn validate_saturation(s: &Scenario) -> SaturationResult {
+    let measured = match support::check_supported(s) {
+        Ok(()) => Ok(experiment::saturation(s)),
+        Err(e) => Err(e.to_string()),
+    };
+    SaturationResult { scenario: s.clone(), bound: bounds::bound(s), measured }
+}
+
+/// Runs every configuration, calling `progress` before each.
+pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
+    let start = Instant::now();
+    let configurations = latency_configurations();
+    let cases = saturation_cases(length);
+    let total = configurations.len() + cases.len();
+    let mut simulations = 0;
+    let mut latency = Vec::new();
+    for (i, c) in configurations.iter().enumerate() {
+        let supported = support::check_supported(&c.scenario).is_ok();
+        let runs = c.paper_rates.as_ref().map_or(length.load_fractions.len(), |r| every_stride(r, length).len());
+        progress(&Progress {
+            index: i + 1,
+            total,
+            label: format!("seed {} {}", SEEDS[c.seed].number, c.title),
+            runs: Some(runs),
+            simulated: supported,
+        });
+        let result = validate_configuration(c, length);
+        simulations += result.points.iter().filter(|p| p.simulated.is_some()).count();
+        latency.push(result);
+    }
+    let mut saturation = Vec::new();
+    for (i, s) in cases.iter().enumerate() {
+        progress(&Progress {
+            index: configurations.len() + i + 1,
+            total,
+            label: format!("seed 004 saturation {} / {}", s.routing, s.traffic),
+            runs: None,
+            simulated: support::check_supported(s).is_ok(),
+        });
+        let result = validate_saturation(s);
+        simulations += result.measured.as_ref().map_or(0, |m| m.runs);
+        saturation.push(result);
+    }
+    Report {
+        length: length.clone(),
+        latency,
+        saturation,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        threads: experiment::threads(),
+        simulations,
+    }
+}
+
+/// The plot of one latency configuration: model curve, simulated points with their 95%
+/// confidence intervals, the paper's simulation where published, and the channel-load bound.
+pub fn latency_plot(r: &LatencyResult) -> Plot {
+    let c = &r.configuration;
+    let simulated: Vec<Marker> = r
+        .points
+        .iter()
+        .filter_map(|p| p.simulated.map(|s| Marker { x: p.rate, y: s.latency, error: s.ci95 }))
+        .collect();
+    let paper: Vec<Marker> =
+        r.points.iter().filter_map(|p| p.paper_simulation.map(|y| Marker { x: p.rate, y, error: 0.0 })).collect();
+    // The y axis fits the model and the runs that kept up; saturated runs sit on the top edge.
+    let fitted = r
+        .model_curve
+        .iter()
+        .map(|p| p.1)
+        .chain(r.points.iter().filter_map(|p| {
+            p.simulated.filter(|s| !s.saturated && !s.deadlock).map(|s| s.latency + s.ci95)
+        }))
+        .chain(paper.iter().map(|m| m.y))
+        .fold(0.0, f64::max);
+    let lowest = r
+        .model_curve
+        .iter()
+        .map(|p| p.1)
+        .chain(r.points.iter().filter_map(|p| p.simulated.map(|s| s.latency - s.ci95)))
+        .chain(paper.iter().map(|m| m.y))
+        .fold(f64::INFINITY, f64::min);
+    let data_x = r.points.iter().map(|p| p.rate).chain(r.model_curve.iter().map(|p| p.0)).fold(0.0, f64::max);
+    let mut vertical_lines = Vec::new();
+    if let Some(b) = r.bound_saturation_rate.filter(|&b| b <= 1.6 * data_x) {
+        vertical_lines.push(VerticalLine { label: "channel-load bound".into(), x: b });
+    }
+    if let Some(m) = r.model_saturation_rate.filter(|&m| m <= 1.6 * data_x) {
+        vertical_lines.push(VerticalLine { label: "model saturation".into(), x: m });
+    }
+    let model_label = match &r.model {
+        Ok((name, _)) => format!("model ({name})"),
+        Err(_) => "no model applies".into(),
+    };
+    let sim_label = match &r.simulator_pending {
+        None => "simulation, 95% CI".to_string(),
+        Some(_) => "simulation: simulator support pending".to_string(),
+    };
+    let mut markers = vec![MarkerSeries { label: sim_label, markers: simulated }];
+    if !paper.is_empty() {
+        markers.push(MarkerSeries { label: "paper's simulation".into(), markers: paper });
+    }
+    Plot {
+        title: format!("Seed {}: {}", SEEDS[c.seed].number, c.title),
+        x_label: "offered load λ (messages/node/cycle)".into(),
+        y_label: "mean message latency (cycles)".into(),
+        curves: vec![Curve { label: model_label, points: r.model_curve.clone(), dashed: false }],
+        markers,
+        vertical_lines,
+        x_max: None,
+        y_max: (fitted > 0.0).then_some(fitted * 1.1),
+        y_min: lowest.is_finite().then_some(0.8 * lowest),
+    }
+}
+
+/// Seed 004 as one scatter plot: measured saturation against the bound, both as fractions of
+/// capacity, with the diagonal where they agree.
+pub fn saturation_plot(results: &[SaturationResult]) -> Plot {
+    let markers: Vec<Marker> = results
+        .iter()
+        .filter_map(|r| {
+            let measured = r.measured.as_ref().ok()?;
+            Some(Marker { x: r.attainable_fraction()?, y: measured.saturation_fraction_of_capacity, error: 0.0 })
+        })
+        .collect();
+    let top = results.iter().filter_map(|r| r.attainable_fraction()).fold(0.0, f64::max).max(0.1) * 1.05;
+    Plot {
+        title: "Seed 004: measured saturation against the channel-load bound (8×8, 1 flit)".into(),
+        x_label: "bound, capped by injection (fraction of capacity)".into(),
+        y_label: "measured saturation (fraction of capacity)".into(),
+        curves: vec![Curve { label: "measured = bound".into(), points: vec![(0.0, 0.0), (top, top)], dashed: true }],
+        markers: vec![MarkerSeries { label: "algorithm × pattern".into(), markers }],
+        vertical_lines: Vec::new(),
+        x_max: Some(top),
+        y_max: Some(top),
+        y_min: None,
+    }
+}
+
+/// A rate with four significant digits.
+fn format_rate(rate: f64) -> String {
+    if rate <= 0.0 {
+        return "0".into();
+    }
+    let decimals = (3.0 - rate.log10().floor()).max(0.0) as usize;
+    format!("{rate:.decimals$}")
+}
+
+fn format_error(e: Option<f64>) -> String {
+    e.map_or("–".into(), |e| format!("{:+.1} %", 100.0 * e))
+}
+
+fn format_quantity(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() < 0.01 {
+        format!("{v:.2e}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Mean and largest |error| over `errors`.
+fn error_summary(errors: &[f64]) -> Option<(f64, f64)> {
+    if errors.is_empty() {
+        return None;
+    }
+    let abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
+    Some((abs.iter().sum::<f64>() / abs.len() as f64, abs.iter().copied().fold(0.0, f64::max)))
+}
+
+fn format_summary(errors: &[f64]) -> (String, String) {
+    match error_summary(errors) {
+        Some((mean, max)) => (format!("{:.1} %", 100.0 * mean), format!("{:.1} %", 100.0 * max)),
+        None => ("–".into(), "–".into()),
+    }
+}
+
+/// The summary table's rows of latency results: one per seed, with seed 003's β = 0 baselines
+/// apart from its broadcast configurations, so that the paper's own claim can be read alone.
+fn summary_groups(report: &Report) -> Vec<(String, Vec<&LatencyResult>)> {
+    let mut groups = Vec::new();
+    for (index, seed) in SEEDS.iter().enumerate().take(4) {
+        let of_seed = report.latency.iter().filter(|r| r.configuration.seed == index);
+        if index == 3 {
+            let (baseline, broadcast): (Vec<_>, Vec<_>) = of_seed.partition(|r| r.configuration.scenario.beta == 0.0);
+            groups.push((format!("{}, β > 0", seed.number), broadcast));
+            groups.push((format!("{}, β = 0", seed.number), baseline));
+        } else {
+            groups.push((seed.number.to_string(), of_seed.collect()));
+        }
+    }
+    groups
+}
+
+/// Path of a configuration's plot, relative to the report.
+pub fn plot_path(id: &str) -> String {
+    format!("validation/{id}.svg")
+}
+
+pub const SATURATION_PLOT_ID: &str = "seed004-saturation";
+
+/// The report as Markdown. `command` is how it was produced, quoted in the header.
+pub fn markdown(report: &Report, command: &str) -> String {
+    let mut md = String::new();
+    let l = &report.length;
+    let _ = writeln!(md, "# Validation: analytical models against the simulator\n");
+    let _ = writeln!(
+        md,
+        "Generated by `{command}`; do not edit by hand. Every run is seeded (`seed=1`), so the same \
+         command on the same code reproduces the numbers.\n"
+    );
+    let _ = writeln!(
+        md,
+        "- Latency points: warm-up {} cycles, measurement window {} cycles, then the labelled messages \
+         drain; one run per rate, at {} of the model's saturation rate (seed 002: the paper's rates{}).",
+        l.warmup,
+        l.cycles,
+        l.load_fractions.iter().map(|f| format!("{:.0} %", 100.0 * f)).collect::<Vec<_>>().join(", "),
+        if l.rate_stride > 1 { format!(", every {}th", l.rate_stride) } else { String::new() }
+    );
+    let _ = writeln!(
+        md,
+        "- Saturation searches (seed 004): warm-up {} cycles, window {} cycles per run, bisection on the \
+         rate to 1 % (`experiment::saturation`).",
+        l.saturation_warmup, l.saturation_cycles
+    );
+    let _ = writeln!(
+        md,
+        "- Wall time: {:.0} s ({:.1} min) on {} threads, {} simulations.\n",
+        report.wall_seconds,
+        report.wall_seconds / 60.0,
+        report.threads,
+        report.simulations
+    );
+    let _ = writeln!(
+        md,
+        "**Error** is (model − simulation) / simulation for latency, and (measured − bound) / bound for \
+         seed 004. A simulated point marked *sat.* could not keep up with its offered load (its latency \
+         measures the run length); it is left out of the errors and drawn as a hollow triangle on the \
+         top edge of its plot. Configurations whose routing or switching the simulator does not \
+         implement yet show *simulator support pending* with the model curve alone; rerun \
+         `torus validate` when they land.\n"
+    );
+    let _ = writeln!(
+        md,
+        "**Term by term** sets the model's intermediate quantities beside the simulator's measured \
+         counterparts at the simulated rate nearest half the model's saturation: P_v, the fraction of \
+         channel-cycles with v VCs allocated; V̄ = Σv²P_v / Σv P_v; the blocking probability, the share of \
+         header routing steps (the first, out of the source, included) that waited for a VC; W_c, the mean \
+         wait of a blocked header; W_s, the wait in the source queue. The models' W_s splits a source's messages over \
+         several injection queues (V of them in seeds 000 and 001, 2n in seed 003); the simulator has one \
+         per node, so its source wait is larger by construction.\n"
+    );
+
+    md.push_str("## Summary\n\n");
+    md.push_str("| seed | model | configurations | simulated | points compared | sim. saturated | mean abs. error | max abs. error | mean abs. error below 50 % of model saturation |\n");
+    md.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    for (label, results) in summary_groups(report) {
+        let simulated = results.iter().filter(|r| r.simulator_pending.is_none()).count();
+        let errors: Vec<f64> = results.iter().flat_map(|r| r.points.iter().filter_map(|p| p.relative_error())).collect();
+        let low_errors: Vec<f64> = results
+            .iter()
+            .flat_map(|r| {
+                let saturation = r.model_saturation_rate.unwrap_or(f64::INFINITY);
+                r.points.iter().filter(move |p| p.rate <= 0.5 * saturation).filter_map(|p| p.relative_error())
+            })
+            .collect();
+        let saturated = results
+            .iter()
+            .flat_map(|r| r.points.iter())
+            .filter(|p| p.simulated.is_some_and(|s| s.saturated || s.deadlock))
+            .count();
+        let model = results.first().and_then(|r| r.model.as_ref().ok()).map_or("–", |m| m.0);
+        let (mean, max) = format_summary(&errors);
+        let (low_mean, _) = format_summary(&low_errors);
+        let _ = writeln!(
+            md,
+            "| {label} | {model} | {} | {simulated} | {} | {saturated} | {mean} | {max} | {low_mean} |",
+            results.len(),
+            errors.len()
+        );
+    }
+    let bound_errors: Vec<f64> = report.saturation.iter().filter_map(|r| r.relative_error()).collect();
+    let measured = report.saturation.iter().filter(|r| r.measured.is_ok()).count();
+    let (mean, max) = format_summary(&bound_errors);
+    let _ = writeln!(
+        md,
+        "| 004 | bounds | {} | {measured} | {} | – | {mean} | {max} | – |\n",
+        report.saturation.len(),
+        bound_errors.len()
+    );
+
+    for (index, seed) in SEEDS.iter().enumerate().take(4) {
+        let _ = writeln!(md, "## Seed {}: {}\n", seed.number, seed.title);
+        let _ = writeln!(md, "Model specification: `shared/models/{}`. {}\n", seed.spec, seed.setup);
+        let results: Vec<&LatencyResult> = report.latency.iter().filter(|r| r.configuration.seed == index).collect();
+        if let Some(Ok((name, description))) = results.first().map(|r| &r.model) {
+            let _ = writeln!(md, "Model `{name}`: {description}.\n");
+        }
+        for r in results {
+            write_latency_section(&mut md, r);
+        }
+    }
+    write_saturation_section(&mut md, report);
+    md
+}
+
+fn write_latency_section(md: &mut String, r: &LatencyResult) {
+    let c = &r.configuration;
+    let _ = writeln!(md, "### {}\n", c.title);
+    let _ = writeln!(
+        md,
+        "Model saturation: {}; channel-load bound: {} (messages/node/cycle).\n",
+        r.model_saturation_rate.map_or("–".into(), format_rate),
+        r.bound_saturation_rate.map_or("–".into(), format_rate)
+    );
+    if let Err(why) = &r.model {
+        let _ = writeln!(md, "No model applies: {why}.\n");
+    }
+    let _ = writeln!(md, "Simulated scenario (first rate): `{}`\n", r.simulated_scenario);
+    if let Some(why) = &r.simulator_pending {
+        let _ = writeln!(md, "**Simulator support pending** ({why}); the plot shows the model alone.\n");
+    }
+    let _ = writeln!(md, "![{}]({})\n", c.title, plot_path(&c.id));
+    let paper = r.points.iter().any(|p| p.paper_simulation.is_some());
+    md.push_str("| rate | model | simulation ± 95 % CI | error |");
+    md.push_str(if paper { " paper's simulation | model vs paper's sim. |\n|---|---|---|---|---|---|\n" } else { "\n|---|---|---|---|\n" });
+    for p in &r.points {
+        let model = p.model.map_or("saturated".into(), |m| format!("{m:.1}"));
+        let sim = match p.simulated {
+            None => "pending".into(),
+            Some(s) if s.deadlock => "deadlock".into(),
+            Some(s) if s.saturated => format!("sat. ({:.0})", s.latency),
+            Some(s) => format!("{:.1} ± {:.1}", s.latency, s.ci95),
+        };
+        let _ = write!(md, "| {} | {model} | {sim} | {} |", format_rate(p.rate), format_error(p.relative_error()));
+        if paper {
+            let published = p.paper_simulation.map_or("–".into(), |v| format!("{v:.2}"));
+            let versus = p.model.zip(p.paper_simulation).map(|(m, s)| (m - s) / s);
+            let _ = write!(md, " {published} | {} |", format_error(versus));
+        }
+        md.push('\n');
+    }
+    md.push('\n');
+    if let Some(t) = &r.terms {
+        let _ = writeln!(md, "Term by term at rate {}:\n", format_rate(t.rate));
+        md.push_str("| quantity | model | simulation |\n|---|---|---|\n");
+        for row in &t.rows {
+            let _ = writeln!(md, "| {} | {} | {} |", row.quantity, format_quantity(row.model), format_quantity(row.simulated));
+        }
+        md.push('\n');
+    }
+}
+
+fn write_saturation_section(md: &mut String, report: &Report) {
+    let seed = &SEEDS[4];
+    let _ = writeln!(md, "## Seed {}: {}\n", seed.number, seed.title);
+    let _ = writeln!(md, "Model specification: `shared/models/{}`. {}\n", seed.spec, seed.setup);
+    md.push_str(
+        "Both columns are fractions of capacity (8/k flits/node/cycle). The bound is capped at the \
+         injection channel's 1 flit/node/cycle (1.0 at k = 8), which no search can exceed; it is an \
+         upper bound for every algorithm but CHAOS, for which it is the minimal-routing reference. \
+         The search (`experiment::saturation`) calls a run saturated when the accepted throughput, \
+         summed over all nodes, falls below 95 % of the offered load or a source queue reaches its cap. \
+         Under a permutation only the few sources whose paths cross the busiest channel fall behind, so \
+         with short runs the sum can stay above 95 % past the bound, and a measured value above the \
+         bound points at that criterion, not at the bound.\n\n",
+    );
+    let _ = writeln!(md, "![measured saturation against the bound]({})\n", plot_path(SATURATION_PLOT_ID));
+    md.push_str("| algorithm | pattern | bound (kind) | bound, capped | measured | error |\n|---|---|---|---|---|---|\n");
+    for r in &report.saturation {
+        let kind = serde_json::to_value(r.bound.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let bound = r.bound.fraction_of_capacity.map_or("–".into(), |b| format!("{b:.4} ({kind})"));
+        let capped = r.attainable_fraction().map_or("–".into(), |b| format!("{b:.4}"));
+        let measured = match &r.measured {
+            Ok(m) => format!("{:.4}", m.saturation_fraction_of_capacity),
+            Err(_) => "pending".into(),
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {bound} | {capped} | {measured} | {} |",
+            r.scenario.routing,
+            r.scenario.traffic,
+            format_error(r.relative_error())
+        );
+    }
+    let mut pending: Vec<String> = Vec::new();
+    for r in report.saturation.iter().filter(|r| r.measured.is_err()) {
+        let routing = format!("`routing={}`", r.scenario.routing);
+        if !pending.contains(&routing) {
+            pending.push(routing);
+        }
+    }
+    if !pending.is_empty() {
+        let _ = writeln!(md, "\nSimulator support pending for {}.", pending.join(", "));
+    }
+}
+
+/// Writes `validation.md` and its plots (`validation/*.svg`) under `out`.
+pub fn write(report: &Report, command: &str, out: &Path) -> std::io::Result<()> {
+    let plots = out.join("validation");
+    std::fs::create_dir_all(&plots)?;
+    for r in &report.latency {
+        std::fs::write(out.join(plot_path(&r.configuration.id)), latency_plot(r).render())?;
+    }
+    std::fs::write(out.join(plot_path(SATURATION_PLOT_ID)), saturation_plot(&report.saturation).render())?;
+    std::fs::write(out.join("validation.md"), markdown(report, command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Simulation;
+
+    #[test]
+    fn the_configurations_cover_every_seed_set_up() {
+        let configurations = latency_configurations();
+        let of_seed = |seed: usize| configurations.iter().filter(move |c| c.seed == seed).map(|c| &c.scenario);
+        let values = |seed: usize, key: fn(&Scenario) -> f64| {
+            let mut v: Vec<f64> = of_seed(seed).map(key).collect();
+            v.sort_by(f64::total_cmp);
+            v.dedup();
+            v
+        };
+        assert_eq!(of_seed(0).count(), 4);
+        assert_eq!(values(0, |s| s.k as f64), [8.0, 16.0]);
+        assert_eq!(values(0, |s| s.len as f64), [32.0, 64.0]);
+        assert_eq!(values(0, |s| s.vcs as f64), [10.0]);
+        assert_eq!(values(1, |s| s.vcs as f64), [1.0, 6.0]);
+        assert_eq!(values(1, |s| s.len as f64), [32.0, 64.0]);
+        assert_eq!(values(1, |s| s.scout as f64), [0.0, 1.0, 3.0, 6.0]);
+        assert_eq!(values(1, |s| s.k as f64), [8.0, 16.0]);
+        assert_eq!(values(2, |s| s.k as f64), [4.0, 8.0]);
+        assert_eq!(values(2, |s| s.len as f64), [12.0]);
+        assert_eq!(values(3, |s| s.k as f64), [8.0, 10.0, 16.0]);
+        assert_eq!(values(3, |s| s.vcs as f64), [3.0, 4.0, 5.0]);
+        assert_eq!(values(3, |s| s.len as f64), [16.0, 32.0, 48.0, 64.0]);
+        assert_eq!(values(3, |s| s.beta), [0.0, 0.02, 0.04]);
+        for c in &configurations {
+            assert!(models::applicable(&c.scenario).is_ok(), "{} has no model", c.id);
+        }
+        let mut ids: Vec<&str> = configurations.iter().map(|c| c.id.as_str()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), configurations.len(), "plot file names are unique");
+
+        let cases = saturation_cases(&RunLength::quick());
+        for &routing in RoutingKind::ALL {
+            let patterns = cases.iter().filter(|s| s.routing == routing).count();
+            assert_eq!(patterns, if routing.is_oblivious() { 7 } else { 6 }, "{routing}");
+        }
+        assert!(cases.iter().all(|s| s.len == 1 && s.buf == 8 && s.k == 8));
+    }
+
+    #[test]
+    fn the_error_is_relative_to_the_simulation_and_skips_saturated_runs() {
+        let sim = SimulatedPoint { latency: 50.0, ci95: 1.0, saturated: false, deadlock: false };
+        let point = PointComparison { rate: 0.01, model: Some(45.0), simulated: Some(sim), paper_simulation: None };
+        assert_eq!(point.relative_error(), Some(-0.1));
+        let saturated = PointComparison { simulated: Some(SimulatedPoint { saturated: true, ..sim }), ..point };
+        assert_eq!(saturated.relative_error(), None);
+        assert_eq!(PointComparison { model: None, ..point }.relative_error(), None);
+        assert_eq!(PointComparison { simulated: None, ..point }.relative_error(), None);
+    }
+
+    /// One supported configuration end to end with tiny runs: the row holds the model's value,
+    /// the simulator's, and their relative error.
+    #[test]
+    fn a_tiny_end_to_end_run_gives_a_correct_table_row() {
+        let c = latency_configurations()
+            .into_iter()
+            .find(|c| c.id == "seed003-k8-v4-m32-beta0")
+            .expect("the β = 0 baseline of seed 003");
+        let length = RunLength { warmup: 200, cycles: 1_500, load_fractions: vec![0.3], ..RunLength::quick() };
+        let result = validate_configuration(&c, &length);
+        assert_eq!(result.simulator_pending, None, "duato at β = 0 is simulated");
+        assert_eq!(result.points.len(), 1);
+        let point = result.points[0];
+        let saturation = result.model_saturation_rate.expect("the broadcast model applies");
+        assert!((point.rate - 0.3 * saturation).abs() < 1e-15);
+
+        let at_rate = Scenario { rate: point.rate, warmup: 200, cycles: 1_500, ..c.scenario.clone() };
+        let expected_sim = Simulation::new(&at_rate).unwrap().run().latency_mean;
+        let expected_model = models::applicable(&c.scenario).unwrap().evaluate(&c.scenario, point.rate).latency.unwrap();
+        let sim = point.simulated.expect("simulated");
+        assert_eq!(sim.latency, expected_sim, "the same seeded run");
+        assert_eq!(point.model, Some(expected_model));
+        assert!(!sim.saturated);
+        let error = point.relative_error().unwrap();
+        assert!((error - (expected_model - expected_sim) / expected_sim).abs() < 1e-12);
+
+        let report = Report {
+            length,
+            latency: vec![result],
+            saturation: Vec::new(),
+            wall_seconds: 1.0,
+            threads: 1,
+            simulations: 1,
+        };
+        let md = markdown(&report, "torus validate --test");
+        let row = format!(
+            "| {} | {expected_model:.1} | {expected_sim:.1} ± {:.1} | {:+.1} % |",
+            format_rate(point.rate),
+            sim.ci95,
+            100.0 * error
+        );
+        assert!(md.contains(&row), "missing row {row} in\n{md}");
+        assert!(md.contains("![k = 8, V = 4, M = 32, β = 0](validation/seed003-k8-v4-m32-beta0.svg)"));
+        assert!(md.contains("Term by term at rate"));
+        let svg = latency_plot(&report.latency[0]).render();
+        assert_eq!(svg.matches("<circle").count() + svg.matches("<polygon").count(), 1);
+    }
+
+    #[test]
+    fn a_configuration_the_simulator_lacks_is_listed_as_pending_with_its_model_curve() {
+        let c = latency_configurations().into_iter().find(|c| c.seed == 3 && c.scenario.beta > 0.0).unwrap();
+        let pending = support::check_supported(&c.scenario).is_err();
+        let result = validate_configuration(&c, &RunLength { load_fractions: vec![0.5], ..RunLength::quick() });
+        assert_eq!(result.simulator_pending.is_some(), pending);
+        assert!(result.model_curve.len() > CURVE_POINTS / 2, "the model curve is drawn either way");
+        if pending {
+            assert_eq!(result.points[0].simulated, None);
+            let report = Report {
+                length: RunLength::quick(),
+                latency: vec![result],
+                saturation: Vec::new(),
+                wall_seconds: 0.0,
+                threads: 1,
+                simulations: 0,
+            };
+            assert!(markdown(&report, "torus validate").contains("**Simulator support pending**"));
+        }
+    }
+}
