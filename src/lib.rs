@@ -11,6 +11,7 @@ pub mod models;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
+pub mod seed004;
 pub mod sim;
 pub mod support;
 pub mod topology;

@@ -64,3 +64,31 @@ fn bad_input_exits_2_with_one_line() {
         assert!(err.starts_with("torus: "), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn experiment_writes_csv_and_markdown() {
+    let dir = std::env::temp_dir().join(format!("torus-experiment-{}", std::process::id()));
+    let (code, _, err) = torus(&["experiment", "histograms", "--quick", "--routings", "dor", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("histograms: dor"), "progress goes to stderr: {err}");
+    let csv = std::fs::read_to_string(dir.join("histograms.csv")).unwrap();
+    assert!(csv.starts_with("routing,pair,latency,packets\ndor,"), "{csv}");
+    let md = std::fs::read_to_string(dir.join("histograms.md")).unwrap();
+    assert!(md.contains("| dor | A→C(1,3) |"), "{md}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn experiment_rejects_unknown_names_and_bad_options() {
+    for args in [
+        &["experiment", "bogus"][..],
+        &["experiment"],
+        &["experiment", "permutations", "--permutations", "0"],
+        &["experiment", "stability", "--routings", "dor,nonsense"],
+        &["experiment", "stability", "--fast"],
+    ] {
+        let (code, out, err) = torus(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty() && err.lines().count() == 1, "{args:?}: {err}");
+    }
+}

@@ -6,7 +6,7 @@ use std::time::Instant;
 use torus_explorer::experiment::{self, BENCH_SCENARIOS};
 use torus_explorer::sim::Simulation;
 use torus_explorer::validation;
-use torus_explorer::Scenario;
+use torus_explorer::{seed004, RoutingKind, Scenario};
 
 const USAGE: &str = "usage:
   torus run \"<scenario>\"                 simulate; one JSON object of statistics
@@ -16,6 +16,10 @@ const USAGE: &str = "usage:
   torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
+  torus experiment <saturation|permutations|histograms|stability|all>
+        [--quick] [--permutations N] [--routings a,b,..] [--out DIR]
+                                         seed 004's experiments: DIR/<name>.csv and .md
+                                         (DIR defaults to docs/experiments)
   torus help                             this text
 
 A scenario is key=value pairs joined by '&', e.g.
@@ -135,11 +139,57 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let out = option(args, "--out")?.unwrap_or("docs");
             validate(quick, out)?;
         }
+        "experiment" => experiment_command(args)?,
         "help" | "--help" | "-h" => println!("{USAGE}"),
         other => {
             return Err(Fail(format!(
-                "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, help"
+                "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, experiment, help"
             )))
+        }
+    }
+    Ok(())
+}
+
+/// `torus experiment <name|all> [--quick] [--permutations N] [--routings a,b] [--out DIR]`:
+/// runs seed 004's experiments, writes DIR/<name>.csv and DIR/<name>.md, progress on stderr.
+fn experiment_command(args: &[String]) -> Result<(), Fail> {
+    reject_unknown(args, &["--quick", "--permutations=", "--routings=", "--out="], 2)?;
+    let which = args.get(1).map(String::as_str).ok_or_else(|| Fail("`experiment` needs a name or `all`; see `torus help`".into()))?;
+    let names: Vec<&str> = if which == "all" {
+        seed004::EXPERIMENTS.to_vec()
+    } else if seed004::EXPERIMENTS.contains(&which) {
+        vec![which]
+    } else {
+        return Err(Fail(format!("unknown experiment `{which}`; experiments: {}, all", seed004::EXPERIMENTS.join(", "))));
+    };
+    let mut effort = if args.iter().any(|a| a == "--quick") { seed004::Effort::quick() } else { seed004::Effort::full() };
+    if let Some(v) = option(args, "--permutations")? {
+        effort.permutations = v.parse().ok().filter(|&n| n >= 1).ok_or_else(|| Fail(format!("--permutations must be an integer >= 1, got `{v}`")))?;
+    }
+    let routings = match option(args, "--routings")? {
+        Some(list) => Some(
+            list.split(',')
+                .map(|name| {
+                    RoutingKind::ALL
+                        .iter()
+                        .copied()
+                        .find(|r| r.name() == name)
+                        .ok_or_else(|| Fail(format!("--routings: unknown routing `{name}`")))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        None => None,
+    };
+    let dir = std::path::PathBuf::from(option(args, "--out")?.unwrap_or("docs/experiments"));
+    std::fs::create_dir_all(&dir).map_err(|e| Fail(format!("cannot create {}: {e}", dir.display())))?;
+    let start = Instant::now();
+    let progress = |line: &str| eprintln!("[{:>6.0} s] {line}", start.elapsed().as_secs_f64());
+    for name in names {
+        let out = seed004::run(name, routings.as_deref(), &effort, &progress).expect("a known experiment");
+        for (ext, text) in [("csv", &out.csv), ("md", &out.markdown)] {
+            let path = dir.join(format!("{}.{ext}", out.name));
+            std::fs::write(&path, text).map_err(|e| Fail(format!("cannot write {}: {e}", path.display())))?;
+            eprintln!("[{:>6.0} s] wrote {}", start.elapsed().as_secs_f64(), path.display());
         }
     }
     Ok(())

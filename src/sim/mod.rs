@@ -235,6 +235,10 @@ pub struct Simulation {
     messages_queued: u64,
     flit_hops: u64,
     labelled_outstanding: u64,
+    /// Unicast deliveries since the last [`Simulation::take_deliveries`], kept only after
+    /// [`Simulation::record_deliveries`]: per-message data the aggregate statistics do not keep
+    /// (seed 004's latency histograms of single source–destination offsets).
+    delivery_log: Option<Vec<Delivery>>,
     // Conservation ledger, checked every cycle in debug builds.
     flits_generated: u64,
     flits_delivered: u64,
@@ -316,6 +320,7 @@ impl Simulation {
             messages_queued: 0,
             flit_hops: 0,
             labelled_outstanding: 0,
+            delivery_log: None,
             flits_generated: 0,
             flits_delivered: 0,
             torus,
@@ -405,6 +410,16 @@ impl Simulation {
     /// off and [`Simulation::send`] messages by hand).
     pub fn set_traffic(&mut self, on: bool) {
         self.generating = on;
+    }
+
+    /// From now on, keep every unicast delivery for [`Simulation::take_deliveries`].
+    pub fn record_deliveries(&mut self) {
+        self.delivery_log = Some(Vec::new());
+    }
+
+    /// The unicast deliveries recorded since the last call (none unless recording).
+    pub fn take_deliveries(&mut self) -> Vec<Delivery> {
+        self.delivery_log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Generates one message from `src` to `dest` now, as if it had just arrived. Returns its
@@ -770,7 +785,7 @@ impl Simulation {
         if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
             assert_eq!(m.hops, self.torus.distance(m.src, m.plan.dest), "{} took a non-minimal path", self.scenario.routing);
         }
-        self.stats.delivered(&Delivery {
+        let delivery = Delivery {
             src: m.src,
             dest: m.plan.dest,
             generated: m.generated,
@@ -779,7 +794,11 @@ impl Simulation {
             hops: m.hops,
             labelled: m.labelled,
             flits: self.len as u32,
-        });
+        };
+        self.stats.delivered(&delivery);
+        if let Some(log) = &mut self.delivery_log {
+            log.push(delivery);
+        }
         if m.labelled {
             self.labelled_outstanding -= 1;
         }

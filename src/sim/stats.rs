@@ -56,6 +56,7 @@ pub struct Stats {
 const PAIR_TRACKING_MAX_NODES: usize = 1024;
 
 /// A delivered message, as the statistics see it.
+#[derive(Clone, Copy, Debug)]
 pub struct Delivery {
     pub src: u32,
     pub dest: u32,
