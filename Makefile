@@ -16,6 +16,8 @@ VENDOR := www/vendor
 WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
 NPM_STAMP := node_modules/.package-lock.json
 
+
+.PHONY: validate experiments experiments-quick
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli bench-page clean
 
 serve: wasm
@@ -78,3 +80,15 @@ bench-page: wasm cli
 clean:
 	@echo "==> removing build outputs"
 	rm -rf $(PKG) $(VENDOR) dist
+
+validate:
+	@echo "==> model against simulation for every seed's set-up: docs/validation.md (about 15 min on two idle cores)"
+	cargo run --release --bin torus -- validate
+
+experiments:
+	@echo "==> seed 004's experiments: docs/experiments/*.md and *.csv (10-30 min)"
+	cargo run --release --bin torus -- experiment all
+
+experiments-quick:
+	@echo "==> seed 004's experiments, shortened runs"
+	cargo run --release --bin torus -- experiment all --quick

@@ -12,6 +12,7 @@ const USAGE: &str = "usage:
   torus run \"<scenario>\"                 simulate; one JSON object of statistics
   torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
   torus saturation \"<scenario>\"          saturation throughput by search on the rate
+  torus model \"<scenario>\"               the applicable analytical model and the throughput bound
   torus bench [--json] [--cycles N]      simulator speed on fixed scenarios
   torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
