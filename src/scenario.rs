@@ -84,15 +84,18 @@ named_enum!(TrafficKind {
 
 impl RoutingKind {
     /// Fewest virtual channels per physical channel with which the algorithm's
-    /// deadlock-avoidance scheme works; also the default for `vcs`.
-    pub fn min_vcs(self) -> u32 {
+    /// deadlock-avoidance scheme works on an `n`-dimensional torus; also the default for `vcs`.
+    pub fn min_vcs(self, n: u32) -> u32 {
         match self {
             // Dateline: one VC before the wrap-around link of the current dimension, one after.
             RoutingKind::Dor => 2,
             // One adaptive VC plus the two dateline escape VCs of DOR.
             RoutingKind::Duato | RoutingKind::Minad | RoutingKind::Goal => 3,
             // Two phases, each with its own dateline pair.
-            RoutingKind::Val | RoutingKind::Romm | RoutingKind::Rlb => 4,
+            RoutingKind::Val | RoutingKind::Romm => 4,
+            // Linder & Harden: 2^(n−1) networks × (n + 1) wrap levels (6 in 2-D); see routing::rlb
+            // for why a dateline pair per phase deadlocks with random dimension orders.
+            RoutingKind::Rlb => crate::routing::rlb::vc_classes(n),
             // Seed 002's simulation used 4 VCs.
             RoutingKind::Adaptive => 4,
             // Seed 000's validation runs use V = 10 (V1 adaptive + V2 negative-hop escape).
@@ -177,7 +180,7 @@ impl Default for Scenario {
             traffic: TrafficKind::Uniform,
             rate: 0.005,
             len: 16,
-            vcs: RoutingKind::Dor.min_vcs(),
+            vcs: RoutingKind::Dor.min_vcs(2),
             buf: 4,
             beta: 0.0,
             seed: 1,
@@ -348,7 +351,7 @@ impl Scenario {
             }
         }
         if !vcs_given {
-            s.vcs = s.routing.min_vcs();
+            s.vcs = s.routing.min_vcs(s.n);
         }
         s.validate()?;
         Ok(s)
@@ -374,7 +377,7 @@ impl Scenario {
                 ),
             ));
         }
-        let min = self.routing.min_vcs();
+        let min = self.routing.min_vcs(self.n);
         if self.vcs < min && !self.allow_unsafe {
             return Err(ScenarioError::new(
                 "vcs",

@@ -5,11 +5,23 @@
 use crate::scenario::{RoutingKind, Scenario, ScenarioError, Switching};
 
 pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
-    let routing_built = matches!(s.routing, RoutingKind::Dor | RoutingKind::Duato | RoutingKind::Minad);
+    let routing_built = matches!(
+        s.routing,
+        RoutingKind::Dor
+            | RoutingKind::Duato
+            | RoutingKind::Minad
+            | RoutingKind::Goal
+            | RoutingKind::Val
+            | RoutingKind::Romm
+            | RoutingKind::Rlb
+    );
     if !routing_built {
         return Err(ScenarioError {
             key: "routing".into(),
-            message: format!("routing={} is not implemented yet; available: dor, duato, minad", s.routing),
+            message: format!(
+                "routing={} is not implemented yet; available: dor, duato, minad, goal, val, romm, rlb",
+                s.routing
+            ),
         });
     }
     if s.switching == Switching::Scouting && s.routing == RoutingKind::Chaos {

@@ -31,7 +31,11 @@ fn defaults_follow_the_spec() {
     assert_eq!((s.warmup, s.cycles, s.beta, s.allow_unsafe), (10_000, 100_000, 0.0, false));
     // vcs defaults to the algorithm's minimum.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
-    assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, RoutingKind::Nbc.min_vcs());
+    assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, RoutingKind::Nbc.min_vcs(2));
+    // RLB's Linder & Harden classes depend on the dimension: 2^(n−1)·(n + 1).
+    let rlb_vcs = |n| Scenario::parse(&format!("routing=rlb&k=4&n={n}")).unwrap().vcs;
+    assert_eq!([rlb_vcs(1), rlb_vcs(2), rlb_vcs(3)], [2, 6, 16]);
+    assert_eq!(Scenario::parse("routing=rlb&vcs=4").unwrap_err().key, "vcs");
     // Percent-escapes and form spaces decode.
     assert_eq!(Scenario::parse("routing=%64or&k=%206").unwrap().k, 6);
 }

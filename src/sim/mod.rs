@@ -198,6 +198,9 @@ pub struct Simulation {
     busy_since: Vec<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
     in_channel: Vec<u32>,
+    /// The router each VC's buffer belongs to (network VCs, then injection VCs).
+    router_of_vc: Vec<Node>,
+
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
     next_arrival: Vec<f64>,
@@ -254,6 +257,10 @@ impl Simulation {
                 in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
             }
         }
+        let router_of_vc = (0..net_vcs)
+            .map(|vc| torus.neighbour(torus.channel_source(vc / s.vcs), (vc / s.vcs) % ports))
+            .chain(0..nodes)
+            .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let window_end = s.warmup + s.cycles;
@@ -282,6 +289,7 @@ impl Simulation {
             busy_vcs: vec![0; channels as usize],
             busy_since: vec![s.warmup; channels as usize],
             in_channel,
+            router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             next_arrival,
             router_load: vec![0; nodes as usize],
@@ -362,11 +370,7 @@ impl Simulation {
 
     /// The router a VC's buffer belongs to.
     fn vc_router(&self, vc: u32) -> Node {
-        if vc >= self.net_vcs {
-            vc - self.net_vcs
-        } else {
-            self.torus.neighbour(self.torus.channel_source(vc / self.vcs), (vc / self.vcs) % self.ports)
-        }
+        self.router_of_vc[vc as usize]
     }
 
     /// Advances one cycle.
