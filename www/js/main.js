@@ -54,7 +54,6 @@ class App {
     this.chunk = 16;
     this.selected = -1;
     this.sweepGeneration = 0;
-    this.lastStats = null;
     this.lastRun = null;
     this.dirty = true;
     this.buildForm();
@@ -99,7 +98,6 @@ class App {
     this.syncForm();
     this.writeHash();
     this.charts.clear(Number(get(canonical, 'warmup')));
-    this.lastStats = null;
     this.lastRun = null;
     this.updateStats();
     this.dirty = true;
@@ -542,7 +540,6 @@ class App {
 
   updateStats() {
     const s = JSON.parse(this.explorer.live_stats());
-    this.lastStats = s;
     const rate = Number(get(this.scenario, 'rate'));
     const latency = s.measuring && s.messages_measured > 0 ? s.latency_mean : null;
     this.charts.setLive({
@@ -688,7 +685,7 @@ class App {
   results() {
     return {
       scenario: this.scenario,
-      live: this.lastStats,
+      live: JSON.parse(this.explorer.live_stats()),
       run: this.lastRun,
       model: this.modelReport,
       sweep: this.charts.sweep.map((p) => ({ scenario_rate: p.rate, ...p.report })),
