@@ -14,12 +14,14 @@ pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
             | RoutingKind::Val
             | RoutingKind::Romm
             | RoutingKind::Rlb
+            | RoutingKind::Nbc
+            | RoutingKind::Adaptive
     );
     if !routing_built {
         return Err(ScenarioError {
             key: "routing".into(),
             message: format!(
-                "routing={} is not implemented yet; available: dor, duato, minad, goal, val, romm, rlb",
+                "routing={} is not implemented yet; available: dor, duato, minad, goal, val, romm, rlb, nbc, adaptive",
                 s.routing
             ),
         });

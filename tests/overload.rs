@@ -36,8 +36,13 @@ fn goal_survives_a_million_cycles_of_overload() {
 }
 
 #[test]
+fn nbc_survives_a_million_cycles_of_overload() {
+    overload("nbc", "uniform", 1_000_000);
+}
+
+#[test]
 fn every_algorithm_survives_adversarial_overload() {
-    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb"] {
+    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive"] {
         for traffic in ["tornado", "bitcomp", "transpose", "hotspot"] {
             overload(routing, traffic, 20_000);
         }

@@ -6,12 +6,14 @@
 //! lives here, in [`VcSets`], never repeated inside an algorithm.
 //!
 //! Each algorithm is one file: [`dor`], [`duato`], [`minad`], [`goal`], [`val`], [`romm`],
-//! [`rlb`].
+//! [`rlb`], [`nbc`], [`adaptive`].
 
+pub mod adaptive;
 pub mod dor;
 pub mod duato;
 pub mod goal;
 pub mod minad;
+pub mod nbc;
 pub mod rlb;
 pub mod romm;
 pub mod val;
@@ -114,6 +116,10 @@ pub struct RoutePlan {
     pub start: [u8; 3],
     /// Dimension order of each phase, for [`dimension_order_hop`].
     pub orders: [DimensionOrder; 2],
+    /// Negative-hop escape schemes ([`nbc`]): the escape level the message reaches at its
+    /// destination, its bonus-card start level plus the negative hops of its route. Its level at
+    /// a node is this minus the negative hops still ahead.
+    pub final_escape_level: u8,
 }
 
 impl RoutePlan {
@@ -135,6 +141,7 @@ impl RoutePlan {
             next_minus: minus,
             start: coordinates(t, from),
             orders: [DimensionOrder::ASCENDING; 2],
+            final_escape_level: 0,
         }
     }
 
@@ -254,6 +261,17 @@ impl VcSets {
         Self::range(2, self.vcs)
     }
 
+    /// Escape level `level` of a negative-hop scheme: the levels are the lowest VCs, level `l`
+    /// on VC `l` (a level beyond the VCs, only under `unsafe=1`, shares the top VC).
+    pub fn negative_hop_level(&self, level: u32) -> u32 {
+        1 << level.min(self.vcs - 1)
+    }
+
+    /// Every VC above `levels` negative-hop escape levels: the fully adaptive ones of Duato-Nbc.
+    pub fn above_negative_hop_levels(&self, levels: u32) -> u32 {
+        Self::range(levels, self.vcs)
+    }
+
     pub fn all(&self) -> u32 {
         Self::range(0, self.vcs)
     }
@@ -296,6 +314,8 @@ pub fn build(s: &Scenario) -> Box<dyn Routing> {
         RoutingKind::Val => Box::new(val::Valiant { sets }),
         RoutingKind::Romm => Box::new(romm::Romm { sets }),
         RoutingKind::Rlb => Box::new(rlb::Rlb { sets }),
+        RoutingKind::Nbc => Box::new(nbc::Nbc::new(sets, s.k, s.n)),
+        RoutingKind::Adaptive => Box::new(adaptive::Adaptive { sets }),
         other => unreachable!("routing={other} is rejected by support::check_supported"),
     }
 }
@@ -341,6 +361,9 @@ mod tests {
         assert_eq!([three.escape(false), three.escape(true), three.adaptive()], [1, 2, 4]);
         let one = VcSets { vcs: 1 };
         assert_eq!([one.group(0, 2), one.group(1, 2), one.escape(true), one.adaptive()], [1, 1, 1, 0]);
+        let ten = VcSets { vcs: 10 };
+        assert_eq!([ten.negative_hop_level(0), ten.negative_hop_level(4), ten.above_negative_hop_levels(5)], [1, 16, 0b11_1110_0000]);
+        assert_eq!([three.negative_hop_level(4), three.above_negative_hop_levels(3)], [4, 0]);
     }
 
     #[test]
