@@ -1,7 +1,8 @@
 // Writes dist/torus-explorer.html: the page as one self-contained file that works when opened
 // from file:// (no module fetches, no wasm fetch). The page's modules and the wasm-bindgen glue
-// are bundled with esbuild into one inline module script; the worker's bundle and the wasm (as
-// base64) ride along in globalThis.__torusDist, which www/js/wasm-loader.js reads. The
+// are bundled with esbuild into one inline module script; the worker's bundle (a classic
+// script) and the wasm (as base64) ride along in globalThis.__torusDist, which
+// www/js/wasm-loader.js reads. The
 // Content-Security-Policy allows exactly these inline scripts and style by hash.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -13,11 +14,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const www = join(root, 'www');
 const out = join(root, 'dist', 'torus-explorer.html');
 
-async function bundle(entry) {
+async function bundle(entry, format) {
   const result = await build({
     entryPoints: [join(www, 'js', entry)],
     bundle: true,
-    format: 'esm',
+    format,
     minify: true,
     write: false,
     target: 'es2022',
@@ -30,8 +31,9 @@ async function bundle(entry) {
 const scriptSafe = (js) => js.replace(/<\/(script)/gi, '<\\/$1');
 const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-const page = scriptSafe(await bundle('main.js'));
-const worker = await bundle('worker.js');
+const page = scriptSafe(await bundle('main.js', 'esm'));
+// A page opened from file:// can start a classic worker from a blob, but not a module worker.
+const worker = await bundle('worker.js', 'iife');
 const wasm = readFileSync(join(www, 'pkg', 'torus_explorer_bg.wasm')).toString('base64');
 const data = `globalThis.__torusDist=${JSON.stringify({ wasm, worker }).replace(/</g, '\\u003c')};`;
 const css = [join(www, 'vendor', 'uPlot.min.css'), join(www, 'css', 'explorer.css')]

@@ -64,8 +64,8 @@ await shot('preset-deadlock', '', async (page) => {
   await preset(page, 'A deadlock forms without escape channels');
   await page.waitForFunction(() => { window.torusExplorer.step(100); return window.torusExplorer.stats().deadlock; }, null, { polling: 50, timeout: 60000 });
 });
-await shot('preset-scouting-model', '', async (page) => {
-  await preset(page, 'Seed 001: scouting switching, 8×8, V = 6, K = 3, M = 32');
+await shot('preset-seed002-model', '', async (page) => {
+  await preset(page, 'Seed 002: minimal fully adaptive routing, 8×8, 12 flits');
   await warm(12000)(page);
   await page.waitForTimeout(15000);
 });

@@ -3,6 +3,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, canvasPixels, DIST_URL } from './harness.mjs';
 
+const SMALL = 'k=4&rate=0.02&len=8&warmup=100&cycles=1000';
+
 let server;
 let browser;
 before(async () => {
@@ -33,17 +35,22 @@ async function checkPage(url) {
   assert.equal(await page.locator('.chart canvas').count() >= 4, true);
   await page.evaluate(() => window.torusExplorer.step(50));
   assert.ok(await page.evaluate(() => window.torusExplorer.stats().cycle) >= 50);
+  // The worker runs whole scenarios and the models (from file:// too).
+  const report = await page.evaluate(() => window.torusExplorer.run());
+  assert.equal(report.scenario, await page.evaluate(() => window.torusExplorer.scenario()));
+  assert.ok(report.messages_measured > 0);
+  await page.waitForFunction(() => /channel-load bound/.test(document.getElementById('model').textContent));
   assert.deepEqual(errors, [], 'no console errors');
   await page.close();
   return loadMs;
 }
 
 test('served page loads with no console errors', async () => {
-  const ms = await checkPage(server.url);
+  const ms = await checkPage(`${server.url}#${SMALL}`);
   console.log(`served page ready in ${ms} ms`);
 });
 
 test('single-file build loads from file:// with no console errors', async () => {
-  const ms = await checkPage(DIST_URL);
+  const ms = await checkPage(`${DIST_URL}#${SMALL}`);
   console.log(`dist page ready in ${ms} ms`);
 });

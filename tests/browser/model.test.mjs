@@ -34,10 +34,11 @@ test('model panel, bound, sweep points and live point', async () => {
   const stats = await page.evaluate(() => window.torusExplorer.stats());
   assert.ok(stats.messages_measured > 0);
   await page.click('#chart-latency button:has-text("table")');
-  // Columns: rate, model, simulated (sweep), live.
+  // Columns: rate, model, simulated (sweep), live. The live point comes with the next
+  // statistics update after the steps, the sweep points as the worker finishes them.
   await page.waitForFunction(() => {
     const rows = [...document.querySelectorAll('#chart-latency .chart-table tbody tr')];
-    return rows.filter((r) => r.cells[2].textContent !== '–').length >= 6;
+    return rows.filter((r) => r.cells[2].textContent !== '–').length >= 6 && rows.some((r) => r.cells[3].textContent !== '–');
   }, null, { timeout: 60000 });
   const rows = await page.$$eval('#chart-latency .chart-table tbody tr', (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
   const live = rows.filter((r) => r[3] !== '–');

@@ -337,8 +337,4 @@ export class Charts {
     ]);
     this.throughput.set([txs, ident, sw, lt]);
   }
-
-  tables() {
-    return [this.latency, this.overTime, this.histogram, this.throughput];
-  }
 }

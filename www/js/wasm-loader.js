@@ -32,9 +32,18 @@ export class Runner {
     const url = dist
       ? URL.createObjectURL(new Blob([dist.worker], { type: 'text/javascript' }))
       : new URL('./worker.js', import.meta.url);
-    this.worker = new Worker(url, { type: 'module' });
+    // The single-file build's worker is a classic script (file:// pages cannot start module
+    // workers from blobs).
+    this.worker = new Worker(url, dist ? {} : { type: 'module' });
     this.pending = new Map();
     this.nextId = 1;
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      const error = new Error(`the background worker failed: ${e.message || 'it could not start'}`);
+      console.error(error.message);
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+    };
     this.worker.onmessage = (e) => {
       const { id, ok, json, error } = e.data;
       const p = this.pending.get(id);
