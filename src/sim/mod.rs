@@ -23,6 +23,7 @@
 //! buffers hold at least 2 flits (credits come back one cycle after a flit leaves, so a 1-flit
 //! buffer passes a flit every other cycle).
 
+mod deadlock;
 pub mod stats;
 
 use crate::routing::{self, Candidates, RoutePlan, Routing, EJECT};
@@ -31,6 +32,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::topology::{Node, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
+pub use deadlock::DeadlockCycle;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use std::collections::VecDeque;
 
@@ -110,9 +112,12 @@ pub struct RunReport {
     pub cycles: u64,
     pub saturated: bool,
     pub deadlock: bool,
-    /// Network VCs (`channel · V + v`) whose blocked headers were waiting when deadlock was
-    /// declared.
+    /// When `deadlock`: one cycle of network VCs (`channel · V + v`) waiting for each other,
+    /// in waiting order (each waits for the next, the last for the first); see
+    /// [`Simulation::deadlock_cycle`].
     pub deadlock_vcs: Vec<u32>,
+    /// The channel (`node · 2n + port`) of each VC in `deadlock_vcs`.
+    pub deadlock_channels: Vec<u32>,
     pub latency_histogram: Histogram,
     /// Per channel (`node · 2n + port`): fraction of the window's cycles it carried a flit.
     pub channel_utilisation: Vec<f64>,
@@ -717,11 +722,7 @@ impl Simulation {
         let offered = s.offered_flits_per_node_cycle();
         let accepted = s.accepted_flits_per_node_cycle();
         let pv = s.busy_vc_distribution();
-        let deadlock_vcs = if self.deadlock {
-            (0..self.net_vcs).filter(|&vc| self.blocked[vc as usize] == 1).collect()
-        } else {
-            Vec::new()
-        };
+        let deadlock_cycle = if self.deadlock { self.deadlock_cycle() } else { DeadlockCycle::default() };
         RunReport {
             scenario: self.scenario.canonical(),
             latency_mean: s.latency_mean(),
@@ -739,7 +740,8 @@ impl Simulation {
             cycles: self.cycle,
             saturated: self.saturated || accepted < 0.95 * offered,
             deadlock: self.deadlock,
-            deadlock_vcs,
+            deadlock_vcs: deadlock_cycle.vcs,
+            deadlock_channels: deadlock_cycle.channels,
             latency_histogram: s.histogram(),
             channel_utilisation: s.channel_utilisation(),
             multiplexing_degree: multiplexing_degree(&pv),
