@@ -2,6 +2,9 @@
 //! and the reported VCs form a closed cycle of waiting, checked here from the public state of
 //! the stuck network rather than from the simulator's own wait-for graph.
 
+#[path = "support/wait_for.rs"]
+mod wait_for;
+
 use torus_explorer::sim::Simulation;
 use torus_explorer::topology::{port_dim, port_direction};
 use torus_explorer::Scenario;
@@ -19,38 +22,15 @@ fn deadlocked_simulation(text: &str, limit: u64) -> Simulation {
     sim
 }
 
-/// Each channel ends where the next begins, the last where the first begins, and all of them
-/// run along one dimension in one direction: a whole ring of the torus.
+/// A closed walk of channels along one dimension in one direction: a whole ring of the torus.
 fn assert_channels_go_round_a_ring(sim: &Simulation, channels: &[u32]) {
     let t = sim.torus();
     assert_eq!(channels.len() as u32, t.k, "a dimension-order deadlock spans one ring: {channels:?}");
+    wait_for::assert_channels_close(sim, channels);
     let port = t.channel_port(channels[0]);
-    for (i, &c) in channels.iter().enumerate() {
-        let next = channels[(i + 1) % channels.len()];
-        assert_eq!(t.neighbour(t.channel_source(c), t.channel_port(c)), t.channel_source(next), "{channels:?}");
-        assert_eq!(
-            (port_dim(t.channel_port(c)), port_direction(t.channel_port(c))),
-            (port_dim(port), port_direction(port)),
-            "{channels:?}"
-        );
-    }
-}
-
-/// VC `a` waits for VC `b`: `b` is on a channel out of the router holding `a`'s buffer, `a`
-/// holds flits, and `b` is either taken by another message (while `a`'s front header is
-/// blocked) or full (while `a`'s front message has no credit).
-fn assert_each_waits_for_the_next(sim: &Simulation, vcs: &[u32]) {
-    let t = sim.torus();
-    let (flits, owner, blocked) = (sim.vc_flits(), sim.vc_owner(), sim.vc_blocked());
-    let buf = sim.scenario().buf as u16;
-    for (i, &a) in vcs.iter().enumerate() {
-        let b = vcs[(i + 1) % vcs.len()];
-        let (ca, cb) = (a / sim.vcs(), b / sim.vcs());
-        let router = t.neighbour(t.channel_source(ca), t.channel_port(ca));
-        assert_eq!(t.channel_source(cb), router, "VC {b} does not leave the router of VC {a}");
-        assert!(flits[a as usize] > 0, "VC {a} is empty, so it waits for nothing");
-        let header_blocked = blocked[a as usize] == 1 && owner[b as usize] != u32::MAX;
-        assert!(header_blocked || flits[b as usize] == buf, "VC {a} could move into VC {b}");
+    for &c in channels {
+        let p = t.channel_port(c);
+        assert_eq!((port_dim(p), port_direction(p)), (port_dim(port), port_direction(port)), "{channels:?}");
     }
 }
 
@@ -58,7 +38,7 @@ fn assert_each_waits_for_the_next(sim: &Simulation, vcs: &[u32]) {
 fn a_ring_without_dateline_deadlocks_round_the_ring() {
     let sim = deadlocked_simulation(RING, 50_000);
     let cycle = sim.deadlock_cycle();
-    assert_each_waits_for_the_next(&sim, &cycle.vcs);
+    wait_for::assert_each_waits_for_the_next(&sim, &cycle.vcs);
     assert_channels_go_round_a_ring(&sim, &cycle.channels);
 }
 
@@ -66,7 +46,7 @@ fn a_ring_without_dateline_deadlocks_round_the_ring() {
 fn a_4x4_torus_without_dateline_deadlocks_round_one_ring() {
     let sim = deadlocked_simulation(TORUS_4X4, 50_000);
     let cycle = sim.deadlock_cycle();
-    assert_each_waits_for_the_next(&sim, &cycle.vcs);
+    wait_for::assert_each_waits_for_the_next(&sim, &cycle.vcs);
     assert_channels_go_round_a_ring(&sim, &cycle.channels);
 }
 
