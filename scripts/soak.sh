@@ -33,7 +33,7 @@ field() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2; }
 
 # The routing names the parser accepts, from its own error message, kept if this build runs them.
 algorithms=()
-names=$("$torus" run "routing=?" 2>&1 | sed -n 's/.*must be one of \(.*\), got.*/\1/p' | tr -d ',')
+names=$("$torus" run "routing=?" 2>&1 | sed -n 's/.*must be one of \(.*\), got.*/\1/p' | tr -d ',' || true)
 for r in $names; do
     if "$torus" run "k=4&routing=$r&rate=0.001&warmup=0&cycles=1" >/dev/null 2>&1; then
         algorithms+=("$r")
