@@ -56,6 +56,7 @@ fn the_run_report_carries_the_cycle_and_stops_early() {
         let s = Scenario::parse(text).unwrap();
         let r = Simulation::new(&s).unwrap().run();
         assert!(r.deadlock, "{text}");
+        assert!(!r.saturated, "{text}: a deadlock is not reported as saturation too");
         assert!(r.cycles < 50_000, "{text}: the watchdog should stop the run early");
         assert!(!r.deadlock_vcs.is_empty(), "{text}");
         let channels: Vec<u32> = r.deadlock_vcs.iter().map(|vc| vc / s.vcs).collect();

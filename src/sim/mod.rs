@@ -90,6 +90,8 @@ pub struct LiveStats {
     pub accepted_flits_per_node_cycle: f64,
     pub flits_in_network: u64,
     pub messages_queued: u64,
+    /// A source queue has reached its cap and the network is still moving: the offered load is
+    /// past saturation. Never set together with `deadlock`.
     pub saturated: bool,
     pub deadlock: bool,
 }
@@ -110,6 +112,9 @@ pub struct RunReport {
     pub messages_labelled: u64,
     /// Cycles simulated in all: warm-up, window and drain.
     pub cycles: u64,
+    /// The network kept moving but did not carry the offered load (a source queue reached its
+    /// cap, the drain had to stop generation, or less than 95% of the offered flits were
+    /// accepted). Never set together with `deadlock`, where nothing moves at all.
     pub saturated: bool,
     pub deadlock: bool,
     /// When `deadlock`: one cycle of network VCs (`channel · V + v`) waiting for each other,
@@ -738,7 +743,7 @@ impl Simulation {
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,
-            saturated: self.saturated || accepted < 0.95 * offered,
+            saturated: !self.deadlock && (self.saturated || accepted < 0.95 * offered),
             deadlock: self.deadlock,
             deadlock_vcs: deadlock_cycle.vcs,
             deadlock_channels: deadlock_cycle.channels,
@@ -771,7 +776,7 @@ impl Simulation {
             accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle() } else { 0.0 },
             flits_in_network: self.flits_in_network,
             messages_queued: self.messages_queued,
-            saturated: self.saturated,
+            saturated: self.saturated && !self.deadlock,
             deadlock: self.deadlock,
         }
     }
