@@ -164,7 +164,7 @@ impl Generator {
     /// Mostly small values and range edges; sometimes absurd or malformed numbers.
     fn integer(&mut self, lo: u64, hi: u64) -> String {
         match self.below(12) {
-            0..=3 => (lo + self.rng.next_u64() % (hi - lo).saturating_add(1).min(17).max(1)).to_string(),
+            0..=3 => (lo + self.rng.next_u64() % (hi - lo).saturating_add(1).clamp(1, 17)).to_string(),
             4 => lo.saturating_sub(1).to_string(),
             5 => hi.to_string(),
             6 => hi.saturating_add(1).to_string(),

@@ -89,8 +89,8 @@ fn knot_cycle(graph: &[Vec<u32>]) -> Vec<u32> {
     let components = component.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
     // Per component: whether it holds a cycle, whether an edge leaves it, its lowest vertex.
     let (mut has_cycle, mut has_exit, mut lowest) = (vec![false; components], vec![false; components], vec![NONE; components]);
-    for v in 0..graph.len() {
-        let c = component[v] as usize;
+    for (v, &c) in component.iter().enumerate() {
+        let c = c as usize;
         has_cycle[c] |= cyclic(v);
         has_exit[c] |= leaves(v);
         lowest[c] = lowest[c].min(v as u32);
