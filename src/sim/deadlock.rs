@@ -39,8 +39,8 @@ impl Simulation {
         DeadlockCycle { vcs, channels }
     }
 
-    /// `graph[a]`: the network VCs that network VC `a` waits for (see the module docs).
-    fn wait_for_graph(&self) -> Vec<Vec<u32>> {
+    /// The network VCs each network VC waits for (see the module docs).
+    fn wait_for_graph(&self) -> Graph {
         let net_vcs = self.net_vcs as usize;
         let mut feeder = vec![NONE; net_vcs];
         for a in 0..net_vcs {
@@ -51,12 +51,13 @@ impl Simulation {
         }
         let all_vcs_mask = ((1u64 << self.vcs) - 1) as u32;
         let mut candidates = Candidates::default();
-        let mut graph = vec![Vec::new(); net_vcs];
+        let mut graph = Graph { start: Vec::with_capacity(net_vcs + 1), targets: Vec::new() };
         for a in 0..net_vcs {
+            graph.start.push(graph.targets.len());
             let out = self.out[a];
             if self.flits[a] == 0 {
                 if self.owner[a] != NONE && feeder[a] != NONE {
-                    graph[a].push(feeder[a]);
+                    graph.targets.push(feeder[a]);
                 }
             } else if out == NONE {
                 let router = self.vc_router(a as u32);
@@ -67,25 +68,44 @@ impl Simulation {
                     let base = self.torus.channel(router, c.port) * self.vcs;
                     let mut mask = c.vcs & all_vcs_mask;
                     while mask != 0 {
-                        graph[a].push(base + mask.trailing_zeros());
+                        graph.targets.push(base + mask.trailing_zeros());
                         mask &= mask - 1;
                     }
                 }
             } else if out != EJECT_VC && self.credits[out as usize] == 0 {
-                graph[a].push(out);
+                graph.targets.push(out);
             }
         }
+        graph.start.push(graph.targets.len());
         graph
+    }
+}
+
+/// A directed graph in compressed form: the successors of `v` are
+/// `targets[start[v]..start[v + 1]]`. A vector per vertex would cost 24 bytes for each of up to
+/// millions of VCs, most of which wait for nothing.
+struct Graph {
+    start: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl Graph {
+    fn vertices(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn successors(&self, v: u32) -> &[u32] {
+        &self.targets[self.start[v as usize]..self.start[v as usize + 1]]
     }
 }
 
 /// The shortest cycle through the lowest vertex of the first knot (strongly connected component
 /// with a cycle and no edge leaving it), or of the first cyclic component if no knot exists;
 /// empty for an acyclic graph.
-fn knot_cycle(graph: &[Vec<u32>]) -> Vec<u32> {
+fn knot_cycle(graph: &Graph) -> Vec<u32> {
     let component = strongly_connected_components(graph);
-    let cyclic = |v: usize| graph[v].iter().any(|&w| component[w as usize] == component[v]);
-    let leaves = |v: usize| graph[v].iter().any(|&w| component[w as usize] != component[v]);
+    let cyclic = |v: usize| graph.successors(v as u32).iter().any(|&w| component[w as usize] == component[v]);
+    let leaves = |v: usize| graph.successors(v as u32).iter().any(|&w| component[w as usize] != component[v]);
     let components = component.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
     // Per component: whether it holds a cycle, whether an edge leaves it, its lowest vertex.
     let (mut has_cycle, mut has_exit, mut lowest) = (vec![false; components], vec![false; components], vec![NONE; components]);
@@ -104,11 +124,11 @@ fn knot_cycle(graph: &[Vec<u32>]) -> Vec<u32> {
 }
 
 /// Breadth-first search from `start` back to itself through vertices `inside` accepts.
-fn shortest_cycle_through(graph: &[Vec<u32>], start: u32, inside: impl Fn(u32) -> bool) -> Vec<u32> {
-    let mut parent = vec![NONE; graph.len()];
+fn shortest_cycle_through(graph: &Graph, start: u32, inside: impl Fn(u32) -> bool) -> Vec<u32> {
+    let mut parent = vec![NONE; graph.vertices()];
     let mut queue = VecDeque::from([start]);
     while let Some(v) = queue.pop_front() {
-        for &w in &graph[v as usize] {
+        for &w in graph.successors(v) {
             if w == start {
                 let mut cycle = vec![v];
                 while *cycle.last().expect("starts non-empty") != start {
@@ -128,8 +148,8 @@ fn shortest_cycle_through(graph: &[Vec<u32>], start: u32, inside: impl Fn(u32) -
 
 /// Tarjan's algorithm without recursion (the graph can have millions of vertices): the
 /// component number of each vertex.
-fn strongly_connected_components(graph: &[Vec<u32>]) -> Vec<u32> {
-    let n = graph.len();
+fn strongly_connected_components(graph: &Graph) -> Vec<u32> {
+    let n = graph.vertices();
     let mut t = Tarjan {
         index: vec![NONE; n],
         low: vec![0; n],
@@ -146,7 +166,7 @@ fn strongly_connected_components(graph: &[Vec<u32>]) -> Vec<u32> {
         }
         t.visit(root);
         while let Some(&(v, edge)) = t.calls.last() {
-            if let Some(&w) = graph[v as usize].get(edge) {
+            if let Some(&w) = graph.successors(v).get(edge) {
                 let top = t.calls.len() - 1;
                 t.calls[top].1 += 1;
                 if t.index[w as usize] == NONE {
@@ -202,10 +222,11 @@ impl Tarjan {
 mod tests {
     use super::*;
 
-    fn graph(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
-        let mut g = vec![Vec::new(); n];
-        for &(a, b) in edges {
-            g[a as usize].push(b);
+    fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
+        let mut g = Graph { start: vec![0], targets: Vec::new() };
+        for v in 0..n as u32 {
+            g.targets.extend(edges.iter().filter(|e| e.0 == v).map(|e| e.1));
+            g.start.push(g.targets.len());
         }
         g
     }
@@ -235,6 +256,6 @@ mod tests {
     fn self_loops_count_and_acyclic_graphs_have_no_cycle() {
         assert_eq!(knot_cycle(&graph(3, &[(0, 1), (2, 2)])), vec![2]);
         assert_eq!(knot_cycle(&graph(4, &[(0, 1), (1, 2), (0, 2), (3, 2)])), Vec::<u32>::new());
-        assert_eq!(knot_cycle(&[]), Vec::<u32>::new());
+        assert_eq!(knot_cycle(&graph(0, &[])), Vec::<u32>::new());
     }
 }
