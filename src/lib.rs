@@ -5,6 +5,7 @@
 //! [`sim::Simulation`] (stepped cycle by cycle into [`sim::stats`]) and is also the only input
 //! of the analytical [`models`].
 
+pub mod broadcast;
 pub mod experiment;
 pub mod models;
 pub mod rng;

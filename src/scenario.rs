@@ -84,21 +84,37 @@ named_enum!(TrafficKind {
 
 impl RoutingKind {
     /// Fewest virtual channels per physical channel with which the algorithm's
-    /// deadlock-avoidance scheme works; also the default for `vcs`.
-    pub fn min_vcs(self) -> u32 {
+    /// deadlock-avoidance scheme works on an `n`-dimensional torus (for nbc the smallest one:
+    /// [`Scenario::min_vcs`] gives the requirement of a particular torus).
+    pub fn min_vcs(self, n: u32) -> u32 {
         match self {
             // Dateline: one VC before the wrap-around link of the current dimension, one after.
             RoutingKind::Dor => 2,
-            // One adaptive VC plus the two dateline escape VCs of DOR.
-            RoutingKind::Duato | RoutingKind::Minad | RoutingKind::Goal => 3,
+            // One adaptive VC plus the two dateline escape VCs of DOR (seed 002's scheme too).
+            RoutingKind::Duato | RoutingKind::Minad | RoutingKind::Goal | RoutingKind::Adaptive => 3,
             // Two phases, each with its own dateline pair.
-            RoutingKind::Val | RoutingKind::Romm | RoutingKind::Rlb => 4,
-            // Seed 002's simulation used 4 VCs.
-            RoutingKind::Adaptive => 4,
-            // Seed 000's validation runs use V = 10 (V1 adaptive + V2 negative-hop escape).
-            RoutingKind::Nbc => 10,
+            RoutingKind::Val | RoutingKind::Romm => 4,
+            // Linder & Harden: 2^(n−1) networks × (n + 1) wrap levels (6 in 2-D); see routing::rlb
+            // for why a dateline pair per phase deadlocks with random dimension orders.
+            RoutingKind::Rlb => crate::routing::rlb::vc_classes(n),
+            // One adaptive VC plus negative-hop escape levels, which grow with the torus
+            // (⌈nk/4⌉ + 1): here those of the smallest, k = 2.
+            RoutingKind::Nbc => crate::routing::nbc::escape_levels(2, n) + 1,
             // Deflection, not virtual channels, avoids deadlock.
             RoutingKind::Chaos => 1,
+        }
+    }
+
+    /// The `vcs` a scenario gets when it does not set one: the minimum, except where the seed's
+    /// experiments used more.
+    pub fn default_vcs(self, n: u32) -> u32 {
+        match self {
+            // Seed 002's validation simulator used 4 VCs: two adaptive, two escape.
+            RoutingKind::Adaptive => 4,
+            // Seed 000's validation runs use V = 10 (V1 adaptive + V2 negative-hop escape); 10 is
+            // the fewest that leaves an adaptive VC on 16×16 (models/nbc.md §5 item 5).
+            RoutingKind::Nbc => 10,
+            other => other.min_vcs(n),
         }
     }
 
@@ -177,7 +193,7 @@ impl Default for Scenario {
             traffic: TrafficKind::Uniform,
             rate: 0.005,
             len: 16,
-            vcs: RoutingKind::Dor.min_vcs(),
+            vcs: RoutingKind::Dor.default_vcs(2),
             buf: 4,
             beta: 0.0,
             seed: 1,
@@ -296,7 +312,7 @@ fn parse_enum<T>(key: &str, value: &str, from: fn(&str) -> Option<T>, allowed: S
 
 impl Scenario {
     /// Parses and validates a scenario string. A leading `#` or `?` (from a URL) is ignored;
-    /// keys not given take their defaults; `vcs` defaults to the routing algorithm's minimum.
+    /// keys not given take their defaults; `vcs` defaults to [`RoutingKind::default_vcs`].
     pub fn parse(input: &str) -> Result<Scenario, ScenarioError> {
         if input.len() > limits::MAX_INPUT_BYTES {
             return Err(ScenarioError::new(
@@ -355,7 +371,7 @@ impl Scenario {
             }
         }
         if !vcs_given {
-            s.vcs = s.routing.min_vcs();
+            s.vcs = s.routing.default_vcs(s.n);
         }
         s.validate()?;
         Ok(s)
@@ -381,12 +397,32 @@ impl Scenario {
                 ),
             ));
         }
-        let min = self.routing.min_vcs();
+        if self.routing == RoutingKind::Nbc && self.k % 2 == 1 {
+            return Err(ScenarioError::new(
+                "k",
+                format!(
+                    "routing=nbc needs an even k: its negative-hop escape layer colours nodes by the \
+                     parity of their coordinate sum, which neighbours differ in only when k is even; got k = {}",
+                    self.k
+                ),
+            ));
+        }
+        let min = self.min_vcs();
         if self.vcs < min && !self.allow_unsafe {
+            let why = match self.routing {
+                RoutingKind::Nbc => format!(
+                    " on a {}-ary {}-cube ({} negative-hop escape levels, one more than the most negative \
+                     hops a route takes, and at least one adaptive VC)",
+                    self.k,
+                    self.n,
+                    crate::routing::nbc::escape_levels(self.k, self.n)
+                ),
+                _ => String::new(),
+            };
             return Err(ScenarioError::new(
                 "vcs",
                 format!(
-                    "routing={} needs at least {min} virtual channels for deadlock freedom, got {}; \
+                    "routing={} needs at least {min} virtual channels for deadlock freedom{why}, got {}; \
                      add unsafe=1 to allow deadlock",
                     self.routing, self.vcs
                 ),
@@ -423,6 +459,14 @@ impl Scenario {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Fewest virtual channels the routing algorithm needs on this torus.
+    pub fn min_vcs(&self) -> u32 {
+        match self.routing {
+            RoutingKind::Nbc => crate::routing::nbc::escape_levels(self.k, self.n) + 1,
+            other => other.min_vcs(self.n),
+        }
     }
 
     /// Number of nodes, k^n.

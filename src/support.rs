@@ -5,21 +5,32 @@
 use crate::scenario::{RoutingKind, Scenario, ScenarioError, Switching};
 
 pub fn check_supported(s: &Scenario) -> Result<(), ScenarioError> {
-    let routing_built = matches!(s.routing, RoutingKind::Dor | RoutingKind::Duato | RoutingKind::Minad);
+    let routing_built = matches!(
+        s.routing,
+        RoutingKind::Dor
+            | RoutingKind::Duato
+            | RoutingKind::Minad
+            | RoutingKind::Goal
+            | RoutingKind::Val
+            | RoutingKind::Romm
+            | RoutingKind::Rlb
+            | RoutingKind::Nbc
+            | RoutingKind::Adaptive
+    );
     if !routing_built {
         return Err(ScenarioError {
             key: "routing".into(),
-            message: format!("routing={} is not implemented yet; available: dor, duato, minad", s.routing),
+            message: format!(
+                "routing={} is not implemented yet; available: dor, duato, minad, goal, val, romm, rlb, nbc, adaptive",
+                s.routing
+            ),
         });
     }
-    if s.switching != Switching::Wormhole {
+    if s.switching == Switching::Scouting && s.routing == RoutingKind::Chaos {
         return Err(ScenarioError {
             key: "switching".into(),
-            message: "switching=scouting is not implemented yet".into(),
+            message: "scouting switching needs virtual-channel routing; chaos deflects instead".into(),
         });
-    }
-    if s.beta > 0.0 {
-        return Err(ScenarioError { key: "beta".into(), message: "broadcast traffic (beta > 0) is not implemented yet".into() });
     }
     Ok(())
 }

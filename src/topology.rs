@@ -45,6 +45,9 @@ pub struct Torus {
     nodes: u32,
     /// `neighbour[u · 2n + p]`: the node that port `p` of node `u` leads to.
     neighbour: Vec<Node>,
+    /// `coords[u · n + d]`: coordinate of node `u` along dimension `d` (k ≤ 256), so routing
+    /// decisions need no division.
+    coords: Vec<u8>,
 }
 
 impl Torus {
@@ -52,7 +55,9 @@ impl Torus {
         assert!(k >= 2 && n >= 1, "a torus needs k >= 2 and n >= 1");
         let nodes = k.pow(n);
         let ports = 2 * n;
+        assert!(k <= 256, "coordinates are stored in a byte");
         let mut neighbour = Vec::with_capacity((nodes * ports) as usize);
+        let mut coords = Vec::with_capacity((nodes * n) as usize);
         for u in 0..nodes {
             for p in 0..ports {
                 let d = port_dim(p);
@@ -64,8 +69,9 @@ impl Torus {
                 };
                 neighbour.push(u - x * step + nx * step);
             }
+            coords.extend((0..n).map(|d| coordinate_of(u, d, k) as u8));
         }
-        Torus { k, n, nodes, neighbour }
+        Torus { k, n, nodes, neighbour, coords }
     }
 
     pub fn nodes(&self) -> u32 {
@@ -100,7 +106,7 @@ impl Torus {
     }
 
     pub fn coordinate(&self, node: Node, dim: u32) -> u32 {
-        coordinate_of(node, dim, self.k)
+        self.coords[(node * self.n + dim) as usize] as u32
     }
 
     pub fn coordinates(&self, node: Node) -> Vec<u32> {
@@ -120,7 +126,12 @@ impl Torus {
 
     /// Signed offset `(to − from) mod k` along one dimension, in `0..k`.
     pub fn offset(&self, from: Node, to: Node, dim: u32) -> u32 {
-        (self.coordinate(to, dim) + self.k - self.coordinate(from, dim)) % self.k
+        let o = self.coordinate(to, dim) + self.k - self.coordinate(from, dim);
+        if o >= self.k {
+            o - self.k
+        } else {
+            o
+        }
     }
 
     /// Ring distance along one dimension, `min(o, k − o)`.

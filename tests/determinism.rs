@@ -23,7 +23,7 @@ fn same_scenario_same_report() {
 fn traffic_does_not_depend_on_the_routing_algorithm() {
     // Separate random streams: the same seed offers the same messages to every algorithm.
     let base = "k=8&traffic=uniform&rate=0.005&len=8&warmup=0&cycles=3000&seed=4";
-    let offered: Vec<f64> = ["dor", "duato", "minad"]
+    let offered: Vec<f64> = ["dor", "duato", "minad", "goal", "val", "romm", "rlb"]
         .iter()
         .map(|r| run(&Scenario::parse(&format!("{base}&routing={r}")).unwrap()).unwrap().offered_flits_per_node_cycle)
         .collect();

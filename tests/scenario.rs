@@ -29,9 +29,14 @@ fn defaults_follow_the_spec() {
     let s = Scenario::parse("").unwrap();
     assert_eq!((s.k, s.n, s.routing, s.traffic, s.rate, s.len, s.vcs, s.buf, s.seed), (8, 2, RoutingKind::Dor, TrafficKind::Uniform, 0.005, 16, 2, 4, 1));
     assert_eq!((s.warmup, s.cycles, s.beta, s.allow_unsafe), (10_000, 100_000, 0.0, false));
-    // vcs defaults to the algorithm's minimum.
+    // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
-    assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, RoutingKind::Nbc.min_vcs());
+    assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
+    assert_eq!(Scenario::parse("routing=adaptive").unwrap().vcs, 4);
+    // RLB's Linder & Harden classes depend on the dimension: 2^(n−1)·(n + 1).
+    let rlb_vcs = |n| Scenario::parse(&format!("routing=rlb&k=4&n={n}")).unwrap().vcs;
+    assert_eq!([rlb_vcs(1), rlb_vcs(2), rlb_vcs(3)], [2, 6, 16]);
+    assert_eq!(Scenario::parse("routing=rlb&vcs=4").unwrap_err().key, "vcs");
     // Percent-escapes and form spaces decode.
     assert_eq!(Scenario::parse("routing=%64or&k=%206").unwrap().k, 6);
 }

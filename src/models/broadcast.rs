@@ -45,7 +45,7 @@
 //!   depth and age-based arbitration do not appear in the model.
 
 use super::shared::{destination_classes, least_fixed_point, multiplexing_degree, vc_occupancy, Distances};
-use super::{Evaluation, LatencyModel};
+use super::{bisect_edge, Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
 
@@ -479,17 +479,8 @@ impl LatencyModel for BroadcastModel {
         let Some(network) = Network::of(s, self.reading) else {
             return 0.0;
         };
-        let mut lo = 0.0;
-        let mut hi = 1.0 / (network.traffic.channel() * self.zero_load_service_time(&network));
-        while hi - lo > SATURATION_RELATIVE_WIDTH * hi {
-            let mid = 0.5 * (lo + hi);
-            if self.solve(s, mid).is_some() {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        let hi = 1.0 / (network.traffic.channel() * self.zero_load_service_time(&network));
+        bisect_edge(0.0, hi, SATURATION_RELATIVE_WIDTH, |rate| self.solve(s, rate).is_some())
     }
 }
 

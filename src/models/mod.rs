@@ -63,6 +63,20 @@ pub fn saturation_by_bisection(finite: impl Fn(f64) -> bool, s: &Scenario) -> f6
     lo
 }
 
+/// The edge of the region where `finite(rate)` holds inside `(lo, hi)`, by bisection until
+/// the bracket is narrower than `relative_width · hi`; returns the finite side.
+pub fn bisect_edge(mut lo: f64, mut hi: f64, relative_width: f64, finite: impl Fn(f64) -> bool) -> f64 {
+    while hi - lo > relative_width * hi {
+        let mid = 0.5 * (lo + hi);
+        if finite(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// The latency model that describes a scenario, or why none does.
 pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
     use crate::scenario::{RoutingKind, Switching};

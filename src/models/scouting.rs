@@ -47,7 +47,7 @@
 use super::shared::{
     all_vcs_busy, destination_classes, least_fixed_point, multiplexing_degree, vc_occupancy, Distances,
 };
-use super::{Evaluation, LatencyModel};
+use super::{bisect_edge, Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
 
@@ -475,17 +475,8 @@ impl LatencyModel for ScoutingModel {
             return 0.0;
         };
         let idle_latency = self.zero_load_network_latency(&network);
-        let mut lo = 0.0;
-        let mut hi = (4.0 / (network.hops * idle_latency)).min(network.vcs as f64 / idle_latency);
-        while hi - lo > SATURATION_RELATIVE_WIDTH * hi {
-            let mid = 0.5 * (lo + hi);
-            if self.solve(s, mid).is_some() {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        let hi = (4.0 / (network.hops * idle_latency)).min(network.vcs as f64 / idle_latency);
+        bisect_edge(0.0, hi, SATURATION_RELATIVE_WIDTH, |rate| self.solve(s, rate).is_some())
     }
 }
 

@@ -19,19 +19,26 @@ pub struct MinAd {
     pub sets: VcSets,
 }
 
+/// Every productive port of the plan's quadrant on the non-* VCs, and the *-channel of the
+/// lowest productive dimension, all at one priority. Shared with [`super::goal`], which differs
+/// only in the quadrant it plans.
+pub(super) fn star_channel_candidates(sets: &VcSets, t: &Torus, at: Node, plan: &RoutePlan, out: &mut Candidates) {
+    match dimension_order_hop(t, at, plan) {
+        Some((port, wrapped)) => {
+            productive_ports(t, at, plan, sets.adaptive(), 0, out);
+            out.push(port, sets.escape(wrapped), 0);
+        }
+        None => out.push(EJECT, 0, 0),
+    }
+}
+
 impl Routing for MinAd {
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }
 
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
-        match dimension_order_hop(t, at, plan) {
-            Some((port, wrapped)) => {
-                productive_ports(t, at, plan, self.sets.adaptive(), 0, out);
-                out.push(port, self.sets.escape(wrapped), 0);
-            }
-            None => out.push(EJECT, 0, 0),
-        }
+        star_channel_candidates(&self.sets, t, at, plan, out);
     }
 
     fn atomic_vcs(&self) -> u32 {

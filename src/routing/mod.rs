@@ -5,11 +5,18 @@
 //! The VC arithmetic of every deadlock-avoidance scheme (datelines, escape channels, phases)
 //! lives here, in [`VcSets`], never repeated inside an algorithm.
 //!
-//! Each algorithm is one file: [`dor`], [`duato`], [`minad`].
+//! Each algorithm is one file: [`dor`], [`duato`], [`minad`], [`goal`], [`val`], [`romm`],
+//! [`rlb`], [`nbc`], [`adaptive`].
 
+pub mod adaptive;
 pub mod dor;
 pub mod duato;
+pub mod goal;
 pub mod minad;
+pub mod nbc;
+pub mod rlb;
+pub mod romm;
+pub mod val;
 
 use crate::rng::Rng;
 use crate::scenario::{RoutingKind, Scenario};
@@ -61,6 +68,35 @@ impl Candidates {
     }
 }
 
+/// An order in which to travel the (at most 3) dimensions, two bits per position: bits
+/// `2i..2i+2` hold the dimension travelled `i`-th. The default is ascending (x first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DimensionOrder(u8);
+
+impl DimensionOrder {
+    pub const ASCENDING: DimensionOrder = DimensionOrder(0b10_01_00);
+
+    /// Each of the n! orders of the first `n` dimensions with equal probability (Fisher–Yates).
+    pub fn random(n: u32, rng: &mut Rng) -> DimensionOrder {
+        let mut dims = [0u8, 1, 2];
+        for i in (1..n as usize).rev() {
+            dims.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        DimensionOrder(dims[0] | dims[1] << 2 | dims[2] << 4)
+    }
+
+    /// The first `n` dimensions in this order.
+    pub fn dims(self, n: u32) -> impl Iterator<Item = u32> {
+        (0..n).map(move |i| (self.0 >> (2 * i) & 0b11) as u32)
+    }
+}
+
+impl Default for DimensionOrder {
+    fn default() -> Self {
+        DimensionOrder::ASCENDING
+    }
+}
+
 /// Per-message routing state, fixed at generation by [`Routing::plan`] and updated only by the
 /// algorithm itself. Small and `Copy`: it lives in the message table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,8 +108,18 @@ pub struct RoutePlan {
     pub phase: u8,
     /// Bit `d` set: travel in dimension `d` is in the − direction during this phase.
     pub minus: u8,
-    /// Coordinate at which this phase began, per dimension: the reference for datelines.
+    /// `minus` of phase 1, drawn at generation with the rest of the plan because routing at a
+    /// hop has no random source (Valiant's second phase breaks its own ties).
+    pub next_minus: u8,
+    /// Coordinate at which this phase began, per dimension: the reference for datelines (RLB
+    /// keeps the source's through both phases, see [`rlb`]).
     pub start: [u8; 3],
+    /// Dimension order of each phase, for [`dimension_order_hop`].
+    pub orders: [DimensionOrder; 2],
+    /// Negative-hop escape schemes ([`nbc`]): the escape level the message reaches at its
+    /// destination, its bonus-card start level plus the negative hops of its route. Its level at
+    /// a node is this minus the negative hops still ahead.
+    pub final_escape_level: u8,
 }
 
 impl RoutePlan {
@@ -87,11 +133,36 @@ impl RoutePlan {
 
     /// A plan heading for `target` from `from` along the given directions.
     pub fn towards(t: &Torus, from: Node, target: Node, dest: Node, minus: u8, phase: u8) -> RoutePlan {
-        let mut start = [0u8; 3];
-        for d in 0..t.n {
-            start[d as usize] = t.coordinate(from, d) as u8;
+        RoutePlan {
+            dest,
+            target,
+            phase,
+            minus,
+            next_minus: minus,
+            start: coordinates(t, from),
+            orders: [DimensionOrder::ASCENDING; 2],
+            final_escape_level: 0,
         }
-        RoutePlan { dest, target, phase, minus, start }
+    }
+
+    /// A two-phase plan: from `src` to the intermediate node `via` along `minus`, then on to
+    /// `dest` along `next_minus`.
+    pub fn via(t: &Torus, src: Node, via: Node, dest: Node, minus: u8, next_minus: u8) -> RoutePlan {
+        RoutePlan { next_minus, ..RoutePlan::towards(t, src, via, dest, minus, 0) }
+    }
+
+    /// At the intermediate node `at`: head for `dest` along `next_minus`, with datelines
+    /// measured from `at`.
+    pub fn begin_second_phase(&mut self, t: &Torus, at: Node) {
+        self.target = self.dest;
+        self.phase = 1;
+        self.minus = self.next_minus;
+        self.start = coordinates(t, at);
+    }
+
+    /// The dimension order of the current phase.
+    pub fn order(&self) -> DimensionOrder {
+        self.orders[self.phase as usize]
     }
 
     /// Hops still to go along `dim` in this phase.
@@ -103,6 +174,15 @@ impl RoutePlan {
     pub fn wrapped(&self, t: &Torus, at: Node, dim: u32) -> bool {
         t.has_wrapped(at, dim, self.direction(dim), self.start[dim as usize] as u32)
     }
+}
+
+/// A node's coordinates in the compact form [`RoutePlan::start`] keeps.
+fn coordinates(t: &Torus, node: Node) -> [u8; 3] {
+    let mut c = [0u8; 3];
+    for d in 0..t.n {
+        c[d as usize] = t.coordinate(node, d) as u8;
+    }
+    c
 }
 
 /// Minimal directions from `from` to `to`: bit d set for −; a tie (offset exactly k/2) is broken
@@ -117,6 +197,27 @@ pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 
             std::cmp::Ordering::Equal => rng.below(2) == 1,
         };
         if go_minus {
+            minus |= 1 << d;
+        }
+    }
+    minus
+}
+
+/// Load-balanced directions from `from` to `to` (RLB's and GOAL's quadrant, seed 004 §4,
+/// `models/bounds.md` §3): in each dimension with ring distance D > 0, the short direction with
+/// probability (k − D)/k and the long one (k − D hops) with probability D/k. A tie (D = k/2) is
+/// then ½–½; D = 0 means no travel in that dimension (bit clear).
+pub fn balanced_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
+    let mut minus = 0u8;
+    for d in 0..t.n {
+        let o = t.offset(from, to, d);
+        if o == 0 {
+            continue;
+        }
+        let short = o.min(t.k - o);
+        let short_is_minus = 2 * o > t.k;
+        let take_short = rng.below(t.k) < t.k - short;
+        if short_is_minus == take_short {
             minus |= 1 << d;
         }
     }
@@ -160,6 +261,17 @@ impl VcSets {
         Self::range(2, self.vcs)
     }
 
+    /// Escape level `level` of a negative-hop scheme: the levels are the lowest VCs, level `l`
+    /// on VC `l` (a level beyond the VCs, only under `unsafe=1`, shares the top VC).
+    pub fn negative_hop_level(&self, level: u32) -> u32 {
+        1 << level.min(self.vcs - 1)
+    }
+
+    /// Every VC above `levels` negative-hop escape levels: the fully adaptive ones of Duato-Nbc.
+    pub fn above_negative_hop_levels(&self, levels: u32) -> u32 {
+        Self::range(levels, self.vcs)
+    }
+
     pub fn all(&self) -> u32 {
         Self::range(0, self.vcs)
     }
@@ -181,10 +293,12 @@ pub trait Routing {
     }
 }
 
-/// The dimension-order escape hop from `at` under `plan`: the lowest dimension with hops left,
-/// on its dateline class. `None` at the phase target.
+/// The dimension-order hop from `at` under `plan`: the first dimension in the phase's order
+/// (ascending unless the algorithm chose another) with hops left, on its dateline class. `None`
+/// at the phase target.
 pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Port, bool)> {
-    (0..t.n)
+    plan.order()
+        .dims(t.n)
         .find(|&d| plan.remaining(t, at, d) > 0)
         .map(|d| (plan.direction(d).port(d), plan.wrapped(t, at, d)))
 }
@@ -196,7 +310,40 @@ pub fn build(s: &Scenario) -> Box<dyn Routing> {
         RoutingKind::Dor => Box::new(dor::Dor { sets }),
         RoutingKind::Duato => Box::new(duato::Duato { sets }),
         RoutingKind::Minad => Box::new(minad::MinAd { sets }),
+        RoutingKind::Goal => Box::new(goal::Goal { sets }),
+        RoutingKind::Val => Box::new(val::Valiant { sets }),
+        RoutingKind::Romm => Box::new(romm::Romm { sets }),
+        RoutingKind::Rlb => Box::new(rlb::Rlb { sets }),
+        RoutingKind::Nbc => Box::new(nbc::Nbc::new(sets, s.k, s.n)),
+        RoutingKind::Adaptive => Box::new(adaptive::Adaptive { sets }),
         other => unreachable!("routing={other} is rejected by support::check_supported"),
+    }
+}
+
+/// Test support: follows a message hop by hop from `src` under `plan`, taking at each router
+/// the candidate `choose` picks, until ejection. Returns every hop as (node left, candidate).
+#[cfg(test)]
+pub(crate) fn follow(
+    t: &Torus,
+    routing: &dyn Routing,
+    src: Node,
+    mut plan: RoutePlan,
+    mut choose: impl FnMut(&[Candidate]) -> Candidate,
+) -> Vec<(Node, Candidate)> {
+    let mut at = src;
+    let mut hops = vec![];
+    let mut c = Candidates::default();
+    loop {
+        c.clear();
+        routing.candidates(t, at, &mut plan, &mut c);
+        let next = choose(c.as_slice());
+        if next.port == EJECT {
+            assert_eq!(at, plan.dest, "ejected away from the destination");
+            return hops;
+        }
+        assert!(hops.len() < 4 * t.n as usize * t.k as usize, "livelock: {hops:?}");
+        hops.push((at, next));
+        at = t.neighbour(at, next.port);
     }
 }
 
@@ -214,6 +361,9 @@ mod tests {
         assert_eq!([three.escape(false), three.escape(true), three.adaptive()], [1, 2, 4]);
         let one = VcSets { vcs: 1 };
         assert_eq!([one.group(0, 2), one.group(1, 2), one.escape(true), one.adaptive()], [1, 1, 1, 0]);
+        let ten = VcSets { vcs: 10 };
+        assert_eq!([ten.negative_hop_level(0), ten.negative_hop_level(4), ten.above_negative_hop_levels(5)], [1, 16, 0b11_1110_0000]);
+        assert_eq!([three.negative_hop_level(4), three.above_negative_hop_levels(3)], [4, 0]);
     }
 
     #[test]
@@ -225,5 +375,40 @@ mod tests {
         // Ties (offset 4) split both ways over many draws.
         let minus = (0..1000).filter(|_| minimal_directions(&t, 0, t.node_at(&[4, 0]), &mut rng) & 1 == 1).count();
         assert!((400..600).contains(&minus), "{minus}");
+    }
+
+    #[test]
+    fn balanced_directions_weigh_quadrants_as_seed_004() {
+        // s = (0,0), d = (2,3) on 8×8: quadrants (+,+), (+,−), (−,+), (−,−) with probabilities
+        // 30/64, 18/64, 10/64, 6/64 (the paper's 0.469, 0.281, 0.156, 0.094).
+        let t = Torus::new(8, 2);
+        let mut rng = Rng::new(2, crate::rng::Stream::Routing);
+        let draws = 64_000;
+        let mut counts = [0u32; 4];
+        for _ in 0..draws {
+            counts[balanced_directions(&t, 0, t.node_at(&[2, 3]), &mut rng) as usize] += 1;
+        }
+        // Index = minus bits: 0 (+,+), 1 (−,+), 2 (+,−), 3 (−,−).
+        for (count, expected) in counts.iter().zip([30, 10, 18, 6]) {
+            assert!((*count as i64 - 1000 * expected).abs() < 500, "{counts:?}");
+        }
+        // No travel in a dimension of offset 0; a tie splits ½–½.
+        assert!((0..100).all(|_| balanced_directions(&t, 0, t.node_at(&[0, 5]), &mut rng) & 1 == 0));
+        let minus = (0..1000).filter(|_| balanced_directions(&t, 0, t.node_at(&[4, 0]), &mut rng) == 1).count();
+        assert!((400..600).contains(&minus), "{minus}");
+    }
+
+    #[test]
+    fn random_dimension_orders_are_uniform_permutations() {
+        let mut rng = Rng::new(3, crate::rng::Stream::Routing);
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..6000 {
+            let order: Vec<u32> = DimensionOrder::random(3, &mut rng).dims(3).collect();
+            *seen.entry(order).or_insert(0) += 1;
+        }
+        assert_eq!(seen.len(), 6);
+        assert!(seen.values().all(|&c| (850..1150).contains(&c)), "{seen:?}");
+        assert_eq!(DimensionOrder::random(1, &mut rng).dims(1).collect::<Vec<_>>(), [0]);
+        assert_eq!(DimensionOrder::default().dims(3).collect::<Vec<_>>(), [0, 1, 2]);
     }
 }

@@ -24,12 +24,13 @@
 //! buffer passes a flit every other cycle).
 
 mod deadlock;
+mod scouting;
 pub mod stats;
 
 use crate::routing::{self, Candidates, RoutePlan, Routing, EJECT};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{Scenario, ScenarioError};
-use crate::topology::{Node, Torus};
+use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
 pub use deadlock::DeadlockCycle;
@@ -65,6 +66,29 @@ struct Message {
     /// Cycle from which its header can be routed at its current router.
     header_ready: u64,
     hops: u32,
+    labelled: bool,
+    /// Scouting switching: channels crossed by the first data flit, channels whose positive
+    /// acknowledgement has reached it, whether the header's arrival has been acknowledged, the
+    /// port a backtracked header should avoid on its next try (`NO_PORT` if none).
+    data_hops: u32,
+    acked_hops: u32,
+    acked_all: bool,
+    avoid_port: u32,
+    /// The broadcast this message is a one-hop copy of (`NONE` for a unicast message).
+    broadcast: u32,
+    /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
+    /// keeps a header from bouncing indefinitely between two routers.
+    backtracks: u32,
+}
+
+const NO_PORT: u32 = u32::MAX;
+
+/// A broadcast on its way over the spanning tree: every node but the source receives one copy.
+#[derive(Clone, Copy, Debug)]
+struct BroadcastState {
+    source: Node,
+    generated: u64,
+    received: u32,
     labelled: bool,
 }
 
@@ -137,6 +161,16 @@ pub struct RunReport {
     pub mean_wait_when_blocked: f64,
     /// Flit-hops moved over network channels in the whole run (the unit of `torus bench`).
     pub flit_hops: u64,
+    /// Scouting switching: headers that backtracked (negative acknowledgements), in the whole
+    /// run and per message generated.
+    pub backtracks: u64,
+    pub backtracks_per_message: f64,
+    /// Broadcasts (β > 0): how many started in the window, how many of those reached every
+    /// node, and the mean time from generation until the last node received its copy. The
+    /// latency fields above are over unicast messages only.
+    pub broadcasts_labelled: u64,
+    pub broadcasts_measured: u64,
+    pub broadcast_completion_mean: f64,
 }
 
 pub struct Simulation {
@@ -174,6 +208,9 @@ pub struct Simulation {
     busy_since: Vec<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
     in_channel: Vec<u32>,
+    /// The router each VC's buffer belongs to (network VCs, then injection VCs).
+    router_of_vc: Vec<Node>,
+
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
     next_arrival: Vec<f64>,
@@ -190,6 +227,16 @@ pub struct Simulation {
     /// Switch requests at one router: (age, input VC, input port, output port).
     requests: Vec<(u64, u32, u8, u8)>,
     stats: Stats,
+    /// Broadcasts in progress (seed 003), and the free slots of that table.
+    broadcasts: Vec<BroadcastState>,
+    free_broadcasts: Vec<u32>,
+    tree_ports: Vec<Port>,
+    /// Scouting switching's probe lead K (0: wormhole).
+    scout: u32,
+    /// Positive acknowledgements in flight, by the cycle they arrive (mod K + 1): (message
+    /// slot, channels acknowledged, or `ACK_ALL` for the header's arrival).
+    acks: Vec<Vec<(u32, u32)>>,
+    backtracks: u64,
     generating: bool,
     saturated: bool,
     deadlock: bool,
@@ -220,6 +267,10 @@ impl Simulation {
                 in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
             }
         }
+        let router_of_vc = (0..net_vcs)
+            .map(|vc| torus.neighbour(torus.channel_source(vc / s.vcs), (vc / s.vcs) % ports))
+            .chain(0..nodes)
+            .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let window_end = s.warmup + s.cycles;
@@ -248,6 +299,7 @@ impl Simulation {
             busy_vcs: vec![0; channels as usize],
             busy_since: vec![s.warmup; channels as usize],
             in_channel,
+            router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             next_arrival,
             router_load: vec![0; nodes as usize],
@@ -260,6 +312,12 @@ impl Simulation {
             waiting: Vec::with_capacity((ports * s.vcs + 1) as usize),
             requests: Vec::with_capacity((ports * s.vcs + 1) as usize),
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
+            broadcasts: Vec::new(),
+            free_broadcasts: Vec::new(),
+            tree_ports: Vec::with_capacity(2 * ports as usize),
+            scout: s.scout,
+            acks: (0..=s.scout).map(|_| Vec::new()).collect(),
+            backtracks: 0,
             generating: true,
             saturated: false,
             deadlock: false,
@@ -322,17 +380,16 @@ impl Simulation {
 
     /// The router a VC's buffer belongs to.
     fn vc_router(&self, vc: u32) -> Node {
-        if vc >= self.net_vcs {
-            vc - self.net_vcs
-        } else {
-            self.torus.neighbour(self.torus.channel_source(vc / self.vcs), (vc / self.vcs) % self.ports)
-        }
+        self.router_of_vc[vc as usize]
     }
 
     /// Advances one cycle.
     pub fn step(&mut self) {
         if self.generating {
             self.generate();
+        }
+        if self.scout > 0 {
+            self.deliver_acks();
         }
         self.moves.clear();
         for u in 0..self.torus.nodes() {
@@ -364,7 +421,7 @@ impl Simulation {
     /// slot in the message table (the id [`Simulation::vc_owner`] shows).
     pub fn send(&mut self, src: Node, dest: Node) -> u32 {
         assert!(src < self.torus.nodes() && dest < self.torus.nodes(), "send: node out of range");
-        self.create_message(src, dest)
+        self.create_message(src, dest, NONE)
     }
 
     fn generate(&mut self) {
@@ -377,18 +434,38 @@ impl Simulation {
                     break;
                 }
                 self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
-                let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
-                self.create_message(u, dest);
+                if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
+                    self.start_broadcast(u);
+                } else {
+                    let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
+                    self.create_message(u, dest, NONE);
+                }
             }
         }
     }
 
-    /// A new message joins the source queue of `src` in the current cycle.
-    fn create_message(&mut self, src: Node, dest: Node) -> u32 {
+    /// A new message joins the source queue of `src` in the current cycle: a unicast message,
+    /// or a one-hop copy of `broadcast`.
+    fn create_message(&mut self, src: Node, dest: Node, broadcast: u32) -> u32 {
         let now = self.cycle;
         let plan = self.routing.plan(&self.torus, src, dest, &mut self.routing_rng);
-        let labelled = self.stats.in_window(now);
-        let m = Message { id: self.next_id, src, plan, generated: now, injected: now, header_ready: now, hops: 0, labelled };
+        let labelled = broadcast == NONE && self.stats.in_window(now);
+        let m = Message {
+            id: self.next_id,
+            src,
+            plan,
+            generated: now,
+            injected: now,
+            header_ready: now,
+            hops: 0,
+            labelled,
+            data_hops: 0,
+            acked_hops: 0,
+            acked_all: false,
+            avoid_port: NO_PORT,
+            backtracks: 0,
+            broadcast,
+        };
         self.next_id += 1;
         let slot = match self.free_messages.pop() {
             Some(slot) => {
@@ -400,7 +477,7 @@ impl Simulation {
                 self.messages.len() as u32 - 1
             }
         };
-        self.stats.generated(now, self.len as u32);
+        self.stats.generated(now, self.len as u32, broadcast == NONE);
         self.flits_generated += self.len as u64;
         if labelled {
             self.labelled_outstanding += 1;
@@ -411,6 +488,55 @@ impl Simulation {
             self.start_injection(src, now);
         }
         slot
+    }
+
+    /// A broadcast starts at `source`: one copy to each of its children in the spanning tree.
+    fn start_broadcast(&mut self, source: Node) {
+        let labelled = self.stats.in_window(self.cycle);
+        let state = BroadcastState { source, generated: self.cycle, received: 0, labelled };
+        let id = match self.free_broadcasts.pop() {
+            Some(id) => {
+                self.broadcasts[id as usize] = state;
+                id
+            }
+            None => {
+                self.broadcasts.push(state);
+                self.broadcasts.len() as u32 - 1
+            }
+        };
+        if labelled {
+            self.labelled_outstanding += 1;
+            self.stats.broadcast_started();
+        }
+        self.replicate(id, source);
+    }
+
+    /// `node` forwards broadcast `id` to its children, through its own source queue.
+    fn replicate(&mut self, id: u32, node: Node) {
+        let source = self.broadcasts[id as usize].source;
+        let mut ports = std::mem::take(&mut self.tree_ports);
+        crate::broadcast::children(&self.torus, source, node, &mut ports);
+        for &p in &ports {
+            let child = self.torus.neighbour(node, p);
+            self.create_message(node, child, id);
+        }
+        self.tree_ports = ports;
+    }
+
+    /// A copy of broadcast `id` reached `node`: count it and pass the broadcast on.
+    fn broadcast_received(&mut self, id: u32, node: Node, now: u64) {
+        let b = &mut self.broadcasts[id as usize];
+        b.received += 1;
+        debug_assert!(b.received < self.torus.nodes(), "a node received broadcast {id} twice");
+        if b.received == self.torus.nodes() - 1 {
+            let b = *b;
+            if b.labelled {
+                self.labelled_outstanding -= 1;
+                self.stats.broadcast_completed(now + 1 - b.generated);
+            }
+            self.free_broadcasts.push(id);
+        }
+        self.replicate(id, node);
     }
 
     /// Moves the next queued message of `node` onto its injection VC.
@@ -446,7 +572,11 @@ impl Simulation {
             for vc in self.input_port_vcs(u, port) {
                 let i = vc as usize;
                 if self.flits[i] > 0 && self.out[i] == NONE && self.sent[i] == 0 {
-                    self.waiting.push((self.messages[self.front(vc) as usize].id, vc));
+                    let m = &self.messages[self.front(vc) as usize];
+                    // A header that backtracked into this router this cycle moves again next cycle.
+                    if m.header_ready <= self.cycle {
+                        self.waiting.push((m.id, vc));
+                    }
                 }
             }
         }
@@ -459,10 +589,11 @@ impl Simulation {
             let slot = self.front(vc as u32) as usize;
             self.candidates.clear();
             self.routing.candidates(&self.torus, u, &mut self.messages[slot].plan, &mut self.candidates);
-            match self.select(u) {
+            match self.select(u, self.messages[slot].avoid_port) {
                 Some(chosen) => {
                     self.out[vc] = chosen;
                     self.blocked[vc] = 0;
+                    self.messages[slot].avoid_port = NO_PORT;
                     let m = &self.messages[slot];
                     self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
                     if chosen != EJECT_VC {
@@ -470,19 +601,36 @@ impl Simulation {
                         self.change_busy(chosen / self.vcs, 1, self.cycle);
                     }
                 }
-                None => self.blocked[vc] = 1,
+                None => {
+                    if !(self.scout > 0 && self.backtrack(vc as u32, slot as u32)) {
+                        self.blocked[vc] = 1;
+                    }
+                }
             }
         }
     }
 
     /// Selection among the candidates: lowest priority value first; among equals, the port
     /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
-    /// lowest-numbered free VC of the candidate's set.
-    fn select(&self, u: Node) -> Option<u32> {
+    /// lowest-numbered free VC of the candidate's set. A header that has just backtracked off
+    /// `avoid` takes that port again only if no other candidate has a free VC.
+    fn select(&self, u: Node, avoid: Port) -> Option<u32> {
+        if avoid != NO_PORT {
+            if let Some(vc) = self.select_among(u, avoid) {
+                return Some(vc);
+            }
+        }
+        self.select_among(u, NO_PORT)
+    }
+
+    fn select_among(&self, u: Node, skip: Port) -> Option<u32> {
         let mut best: Option<(u8, u32, u32)> = None;
         for c in self.candidates.as_slice() {
             if c.port == EJECT {
                 return Some(EJECT_VC);
+            }
+            if c.port == skip {
+                continue;
             }
             if let Some((priority, _, _)) = best {
                 if c.priority > priority {
@@ -523,6 +671,9 @@ impl Simulation {
                 if out == NONE || self.flits[i] == 0 || (out != EJECT_VC && self.credits[out as usize] == 0) {
                     continue;
                 }
+                if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
+                    continue;
+                }
                 let out_port = if out == EJECT_VC { self.ports } else { (out / self.vcs) % self.ports };
                 let id = self.messages[self.front(vc) as usize].id;
                 self.requests.push((id, vc, port as u8, out_port as u8));
@@ -553,9 +704,16 @@ impl Simulation {
             let slot = self.front(from);
             let header = self.sent[from as usize] == 0;
             let tail = self.sent[from as usize] + 1 == self.len;
+            let first_data_flit = self.sent[from as usize] == 1;
             self.depart(from, tail, now);
             if header && from >= self.net_vcs {
                 self.messages[slot as usize].injected = now;
+            }
+            if self.scout > 0 {
+                self.scouting_progress(slot, header, to, now);
+                if first_data_flit && to != EJECT_VC {
+                    self.data_crossed(slot);
+                }
             }
             if to == EJECT_VC {
                 self.stats.ejected_flit(now);
@@ -614,6 +772,11 @@ impl Simulation {
 
     fn deliver(&mut self, slot: u32, now: u64) {
         let m = self.messages[slot as usize];
+        if m.broadcast != NONE {
+            self.free_messages.push(slot);
+            self.broadcast_received(m.broadcast, m.plan.dest, now);
+            return;
+        }
         if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
             assert_eq!(m.hops, self.torus.distance(m.src, m.plan.dest), "{} took a non-minimal path", self.scenario.routing);
         }
@@ -755,6 +918,11 @@ impl Simulation {
             blocking_per_hop: s.blocking_per_hop(),
             mean_wait_when_blocked: s.mean_wait_when_blocked(),
             flit_hops: self.flit_hops,
+            backtracks: self.backtracks,
+            backtracks_per_message: self.backtracks as f64 / self.next_id.max(1) as f64,
+            broadcasts_labelled: s.broadcasts_labelled,
+            broadcasts_measured: s.broadcasts_completed,
+            broadcast_completion_mean: s.broadcast_completion_mean(),
         }
     }
 

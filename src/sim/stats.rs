@@ -45,6 +45,9 @@ pub struct Stats {
     hop_wait: Vec<u64>,
     /// Channel-cycles with exactly v busy VCs, accumulated lazily per channel.
     busy_vc_time: Vec<u64>,
+    pub broadcasts_labelled: u64,
+    pub broadcasts_completed: u64,
+    broadcast_completion_sum: f64,
 }
 
 /// Pairs are tracked individually below this many nodes (N² counters).
@@ -95,6 +98,9 @@ impl Stats {
             hop_blocked: vec![0; MAX_TRACKED_HOPS],
             hop_wait: vec![0; MAX_TRACKED_HOPS],
             busy_vc_time: vec![0; vcs + 1],
+            broadcasts_labelled: 0,
+            broadcasts_completed: 0,
+            broadcast_completion_sum: 0.0,
         }
     }
 
@@ -102,10 +108,29 @@ impl Stats {
         cycle >= self.window_start && cycle < self.window_end
     }
 
-    pub fn generated(&mut self, cycle: u64, flits: u32) {
+    /// A message of `flits` was generated; `unicast` ones (not broadcast copies) are labelled.
+    pub fn generated(&mut self, cycle: u64, flits: u32, unicast: bool) {
         if self.in_window(cycle) {
             self.generated_flits += flits as u64;
-            self.labelled_generated += 1;
+            self.labelled_generated += unicast as u64;
+        }
+    }
+
+    pub fn broadcast_started(&mut self) {
+        self.broadcasts_labelled += 1;
+    }
+
+    /// A labelled broadcast reached its last node `completion` cycles after generation.
+    pub fn broadcast_completed(&mut self, completion: u64) {
+        self.broadcasts_completed += 1;
+        self.broadcast_completion_sum += completion as f64;
+    }
+
+    pub fn broadcast_completion_mean(&self) -> f64 {
+        if self.broadcasts_completed == 0 {
+            0.0
+        } else {
+            self.broadcast_completion_sum / self.broadcasts_completed as f64
         }
     }
 

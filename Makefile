@@ -1,0 +1,80 @@
+# The torus explorer: native CLI, WebAssembly page, single-file offline build, tests.
+#
+#   make serve   build the page and serve www/ on http://127.0.0.1:$(PORT)
+#   make test    native tests, wasm build, headless-Chromium browser tests
+#   make dist    dist/torus-explorer.html, one self-contained file that works from file://
+#
+# Every target installs what it is missing (wasm32 target, wasm-bindgen-cli, npm packages).
+
+PORT ?= 8000
+CRATE := torus_explorer
+WASM_TARGET := wasm32-unknown-unknown
+WASM_IN := target/$(WASM_TARGET)/release/$(CRATE).wasm
+PKG := www/pkg
+VENDOR := www/vendor
+# The CLI must match the wasm-bindgen crate version in Cargo.lock exactly.
+WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
+NPM_STAMP := node_modules/.package-lock.json
+
+.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli bench-page clean
+
+serve: wasm
+	@echo "==> serving www/ at http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
+
+test: native-test wasm dist cli browser-test
+	@echo "==> all tests passed"
+
+native-test:
+	@echo "==> native tests (cargo test)"
+	cargo test
+
+cli:
+	@echo "==> building the native CLI (target/release/torus) for the page-vs-CLI comparison"
+	cargo build --release --bin torus
+
+browser-test: $(NPM_STAMP)
+	@echo "==> browser tests (headless Chromium via playwright-core)"
+	node --test --test-concurrency=1 tests/browser/
+
+dist: wasm
+	@echo "==> writing dist/torus-explorer.html (glue, JS, CSS and wasm inlined)"
+	node scripts/build-dist.mjs
+
+wasm: tools
+	@echo "==> building the simulator for $(WASM_TARGET) (release)"
+	cargo build --release --lib --target $(WASM_TARGET)
+	@echo "==> generating JS bindings into $(PKG)"
+	wasm-bindgen --target web --no-typescript --out-dir $(PKG) $(WASM_IN)
+	@echo "==> optimising the wasm (wasm-opt -O3, npm binaryen)"
+	node_modules/.bin/wasm-opt -O3 $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
+	@echo "==> vendoring uPlot into $(VENDOR)"
+	mkdir -p $(VENDOR)
+	cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css $(VENDOR)/
+
+tools: wasm-target wasm-bindgen-cli $(NPM_STAMP)
+
+wasm-target:
+	@echo "==> checking the $(WASM_TARGET) Rust target"
+	@rustup target list --installed | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+
+wasm-bindgen-cli:
+	@echo "==> checking wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"
+	@if wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $(WASM_BINDGEN_VERSION)"; then \
+		echo "    wasm-bindgen $(WASM_BINDGEN_VERSION) already installed"; \
+	else \
+		echo "    installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (takes a few minutes)"; \
+		cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
+	fi
+
+$(NPM_STAMP): package.json package-lock.json
+	@echo "==> installing npm packages (npm ci: playwright-core, binaryen, uplot, esbuild)"
+	npm ci
+
+bench-page: wasm cli
+	@echo "==> page speed in headless Chromium (frame-rate limit off) beside native torus bench"
+	node scripts/bench-page.mjs
+
+clean:
+	@echo "==> removing build outputs"
+	rm -rf $(PKG) $(VENDOR) dist

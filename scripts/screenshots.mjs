@@ -1,0 +1,79 @@
+// Takes the README's screenshots of the served page at 1280×720 into docs/screenshots/.
+// Usage: node scripts/screenshots.mjs  (after make wasm)
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launch, openPage, ROOT } from '../tests/browser/harness.mjs';
+
+const outDir = join(ROOT, 'docs', 'screenshots');
+mkdirSync(outDir, { recursive: true });
+const server = await startServer();
+const browser = await launch();
+
+async function shot(name, hash, prepare) {
+  const { page } = await openPage(browser.context, `${server.url}#${hash}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await prepare(page);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(outDir, `${name}.png`) });
+  console.log(`    docs/screenshots/${name}.png`);
+  await page.close();
+}
+
+const warm = (cycles) => async (page) => {
+  await page.evaluate((n) => window.torusExplorer.step(n), cycles);
+};
+
+await shot('explorer-8x8-uniform', 'k=8&routing=dor&traffic=uniform&rate=0.025&len=16&seed=7&warmup=1000&cycles=20000', async (page) => {
+  await warm(6000)(page);
+  await page.waitForTimeout(8000);
+});
+await shot('router-panel', 'k=8&routing=dor&traffic=tornado&rate=0.03&len=16&seed=7', async (page) => {
+  await warm(1500)(page);
+  await page.locator('#torus').click({ position: { x: 150, y: 220 } });
+});
+await shot('follow-message', 'k=8&routing=minad&traffic=uniform&rate=0.02&len=16&seed=5&warmup=500&cycles=20000', async (page) => {
+  await warm(800)(page);
+  await page.waitForTimeout(300);
+  // Click the middle one of the canvas pixels in a worm colour (Okabe–Ito orange).
+  const at = await page.evaluate(() => {
+    const c = document.getElementById('torus');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const hits = [];
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    const p = hits[hits.length >> 1];
+    const r = c.getBoundingClientRect();
+    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
+  });
+  await page.locator('#torus').click({ position: at });
+  for (let i = 0; i < 12; i++) {
+    await page.evaluate(() => window.torusExplorer.step(1));
+    await page.waitForTimeout(30);
+  }
+});
+async function preset(page, title) {
+  const index = await page.evaluate((t) => window.torusExplorer.presets().findIndex((p) => p.title === t), title);
+  await page.selectOption('#preset', String(index));
+  await page.evaluate(() => window.torusExplorer.pause());
+}
+await shot('preset-tornado', '', async (page) => {
+  await preset(page, 'Tornado traffic defeats minimal routing');
+  await warm(12000)(page);
+  await page.waitForTimeout(6000);
+});
+await shot('preset-deadlock', '', async (page) => {
+  await preset(page, 'A deadlock forms without escape channels');
+  await page.waitForFunction(() => { window.torusExplorer.step(100); return window.torusExplorer.stats().deadlock; }, null, { polling: 50, timeout: 60000 });
+});
+await shot('preset-scouting-model', '', async (page) => {
+  await preset(page, 'Seed 001: scouting switching, 8×8, V = 6, K = 3, M = 32');
+  await warm(12000)(page);
+  await page.waitForTimeout(15000);
+});
+await shot('bad-link', 'k=8&rate=banana', async () => {});
+await shot('help', 'k=4&rate=0.02&seed=2', async (page) => {
+  await warm(200)(page);
+  await page.click('#help-toggle');
+});
+
+await browser.close();
+server.stop();

@@ -1,0 +1,133 @@
+//! Scouting switching (seed 001, after Duato et al.): the header runs ahead of the data.
+//!
+//! - Every channel the header reserves returns a positive acknowledgement towards the data,
+//!   which takes K cycles to arrive. The first data flit crosses its next channel j only once
+//!   the acknowledgement of channel j + K has arrived (or that of the header's arrival at the
+//!   destination). At zero load the data thus trails the header by 2K − 1 channels and a
+//!   message takes M + H + 2K − 1 cycles, the blocking-free latency of the seed's model; K = 0
+//!   is wormhole switching exactly (no acknowledgements, no backtracking).
+//! - A header that finds no free VC on any of its candidates backtracks (a negative
+//!   acknowledgement): if the data has not yet entered the channel it arrived on, it releases
+//!   that channel's VC and returns to the previous router, where it is routed again next
+//!   cycle, avoiding the port it came back from if another candidate has a free VC. A message
+//!   backtracks at most K times (the model's t ≤ K); after that its header waits as in
+//!   wormhole switching, so no header can bounce for ever.
+//! - An acknowledgement still in flight for a channel the header has since given up is
+//!   ignored on arrival (it is charged to the header's hop count at that time).
+
+use super::{Simulation, EJECT_VC, NONE};
+
+/// Acknowledgement of the header's arrival at the destination: every channel is reserved.
+const ACK_ALL: u32 = u32::MAX - 2;
+
+impl Simulation {
+    /// Whether the first data flit of message `slot` may cross its next channel.
+    pub(super) fn data_may_advance(&self, slot: u32) -> bool {
+        let m = &self.messages[slot as usize];
+        m.acked_all || m.acked_hops >= m.data_hops + 1 + self.scout
+    }
+
+    fn bucket(&self, cycle: u64) -> usize {
+        (cycle % (self.scout as u64 + 1)) as usize
+    }
+
+    /// Records a move of message `slot`: a header crossing a channel or arriving sends an
+    /// acknowledgement back; the first data flit crossing a channel advances the data.
+    pub(super) fn scouting_progress(&mut self, slot: u32, header: bool, to: u32, now: u64) {
+        if header {
+            let ack = if to == EJECT_VC { ACK_ALL } else { self.messages[slot as usize].hops + 1 };
+            let b = self.bucket(now + self.scout as u64);
+            self.acks[b].push((slot, ack));
+        }
+    }
+
+    /// Acknowledgements arriving this cycle reach the data. Called at the start of a cycle, so
+    /// one sent in cycle t is usable from cycle t + K.
+    pub(super) fn deliver_acks(&mut self) {
+        let b = self.bucket(self.cycle);
+        for i in 0..self.acks[b].len() {
+            let (slot, hop) = self.acks[b][i];
+            let m = &mut self.messages[slot as usize];
+            if hop == ACK_ALL {
+                m.acked_all = true;
+            } else if hop <= m.hops {
+                m.acked_hops = m.acked_hops.max(hop);
+            }
+        }
+        self.acks[b].clear();
+    }
+
+    /// The first data flit of message `slot` crossed a channel.
+    pub(super) fn data_crossed(&mut self, slot: u32) {
+        self.messages[slot as usize].data_hops += 1;
+    }
+
+    /// The header of `slot`, blocked at the front of network VC `vc`, steps back to the VC it
+    /// came from, if the data has not entered `vc` and there is room behind. Returns whether it
+    /// did.
+    pub(super) fn backtrack(&mut self, vc: u32, slot: u32) -> bool {
+        let m = self.messages[slot as usize];
+        if vc >= self.net_vcs || m.backtracks >= self.scout || m.data_hops >= m.hops || self.flits[vc as usize] != 1 {
+            return false;
+        }
+        let channel = vc / self.vcs;
+        let previous_router = self.torus.channel_source(channel);
+        let Some(previous) = self.previous_vc(previous_router, vc, slot) else {
+            return false;
+        };
+        let p = previous as usize;
+        let injecting = previous >= self.net_vcs;
+        if !injecting && self.credits[p] == 0 {
+            return false;
+        }
+        // Leave `vc`: the slot goes back upstream and the VC is free for others.
+        let v = vc as usize;
+        self.flits[v] = 0;
+        self.fifo_head[v] = ((self.fifo_head[v] as u32 + 1) % self.buf as u32) as u16;
+        self.credits[v] += 1;
+        self.owner[v] = NONE;
+        self.flits_in_network -= 1;
+        let here = self.vc_router(vc);
+        self.router_load[here as usize] -= 1;
+        self.change_busy(channel, -1, self.cycle + 1);
+        // Re-enter `previous` at the front, to be routed again.
+        if injecting {
+            self.flits[p] += 1;
+        } else {
+            let buf = self.buf as u32;
+            self.fifo_head[p] = ((self.fifo_head[p] as u32 + buf - 1) % buf) as u16;
+            self.fifo[(previous * buf + self.fifo_head[p] as u32) as usize] = slot;
+            self.flits[p] += 1;
+            self.credits[p] -= 1;
+            self.flits_in_network += 1;
+            self.router_load[previous_router as usize] += 1;
+        }
+        self.sent[p] = 0;
+        self.out[p] = NONE;
+        let m = &mut self.messages[slot as usize];
+        m.hops -= 1;
+        m.acked_hops = m.acked_hops.min(m.hops);
+        m.header_ready = self.cycle + 1;
+        m.avoid_port = self.torus.channel_port(channel);
+        m.backtracks += 1;
+        self.backtracks += 1;
+        true
+    }
+
+    /// The VC at `router` from which message `slot` was forwarded into `vc`.
+    fn previous_vc(&self, router: u32, vc: u32, slot: u32) -> Option<u32> {
+        (0..=self.ports)
+            .flat_map(|port| self.input_port_vcs(router, port))
+            .find(|&p| self.out[p as usize] == vc && self.owner_of_route(p) == slot)
+    }
+
+    /// The message whose route a VC holds: its front message while flits remain, else the
+    /// message it is allocated to (whose remaining flits are still upstream).
+    fn owner_of_route(&self, vc: u32) -> u32 {
+        if self.flits[vc as usize] > 0 {
+            self.front(vc)
+        } else {
+            self.owner[vc as usize]
+        }
+    }
+}

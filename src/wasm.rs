@@ -1,0 +1,159 @@
+//! The WebAssembly boundary: thin `#[wasm_bindgen]` wrappers over the scenario parser and the
+//! simulator. No logic lives here. Structured results cross as JSON text produced by the same
+//! serde code as the CLI, so the page and `torus run` agree field for field; per-cycle state
+//! crosses as pointers into wasm memory that the page reads through typed-array views.
+
+use crate::models;
+use crate::scenario::{limits, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
+use crate::sim::{self, Simulation};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn parse(input: &str) -> Result<Scenario, JsError> {
+    Scenario::parse(input).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("statistics serialise to JSON")
+}
+
+/// The canonical form of a scenario string, or an error naming the offending key.
+#[wasm_bindgen]
+pub fn canonical(input: &str) -> Result<String, JsError> {
+    Ok(parse(input)?.canonical())
+}
+
+/// The default scenario, canonical.
+#[wasm_bindgen]
+pub fn default_scenario() -> String {
+    Scenario::default().canonical()
+}
+
+#[derive(Serialize)]
+struct Schema {
+    keys: &'static [&'static str],
+    routing: Vec<&'static str>,
+    switching: Vec<&'static str>,
+    traffic: Vec<&'static str>,
+    k: (u32, u32),
+    n: (u32, u32),
+    len: (u32, u32),
+    vcs: (u32, u32),
+    buf: (u32, u32),
+    scout: (u32, u32),
+    warmup: (u64, u64),
+    cycles: (u64, u64),
+}
+
+/// The scenario keys in canonical order, the names each enumerated key accepts and the integer
+/// ranges, as JSON, so the page's controls follow the parser.
+#[wasm_bindgen]
+pub fn scenario_schema() -> String {
+    json(&Schema {
+        keys: KEYS,
+        routing: RoutingKind::ALL.iter().map(|r| r.name()).collect(),
+        switching: Switching::ALL.iter().map(|s| s.name()).collect(),
+        traffic: TrafficKind::ALL.iter().map(|t| t.name()).collect(),
+        k: limits::K,
+        n: limits::N,
+        len: limits::LEN,
+        vcs: limits::VCS,
+        buf: limits::BUF,
+        scout: limits::SCOUT,
+        warmup: limits::WARMUP,
+        cycles: limits::CYCLES,
+    })
+}
+
+/// Capacity of the scenario's torus under uniform traffic, flits/node/cycle.
+#[wasm_bindgen]
+pub fn capacity_flits(input: &str) -> Result<f64, JsError> {
+    Ok(parse(input)?.capacity_flits())
+}
+
+/// Runs a scenario exactly as `torus run` does (warm-up, measurement, drain) and returns the
+/// report as JSON.
+#[wasm_bindgen]
+pub fn run(input: &str) -> Result<String, JsError> {
+    let report = sim::run(&parse(input)?).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(json(&report))
+}
+
+/// What `torus model` reports for the scenario (applicable model or why none, latency,
+/// intermediate quantities, saturation rate, channel-load bound), as JSON.
+#[wasm_bindgen]
+pub fn model(input: &str) -> Result<String, JsError> {
+    Ok(json(&models::report(&parse(input)?)))
+}
+
+/// The applicable model's latency at each rate (`null` where saturated or where no model
+/// applies), as a JSON array.
+#[wasm_bindgen]
+pub fn model_curve(input: &str, rates: Vec<f64>) -> Result<String, JsError> {
+    Ok(json(&models::curve(&parse(input)?, &rates)))
+}
+
+/// A simulation the page steps and draws.
+#[wasm_bindgen]
+pub struct Explorer {
+    sim: Simulation,
+}
+
+#[wasm_bindgen]
+impl Explorer {
+    #[wasm_bindgen(constructor)]
+    pub fn new(input: &str) -> Result<Explorer, JsError> {
+        let s = parse(input)?;
+        let sim = Simulation::new(&s).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(Explorer { sim })
+    }
+
+    /// Advances `cycles` cycles.
+    pub fn step(&mut self, cycles: u32) {
+        for _ in 0..cycles {
+            self.sim.step();
+        }
+    }
+
+    /// Cycles simulated so far (exact below 2^53).
+    pub fn cycle(&self) -> f64 {
+        self.sim.cycle() as f64
+    }
+
+    pub fn k(&self) -> u32 {
+        self.sim.torus().k
+    }
+
+    pub fn n(&self) -> u32 {
+        self.sim.torus().n
+    }
+
+    pub fn vcs(&self) -> u32 {
+        self.sim.vcs()
+    }
+
+    /// Entries in each per-VC array: channels × VCs, indexed `channel * vcs + vc`.
+    pub fn vc_count(&self) -> usize {
+        self.sim.vc_flits().len()
+    }
+
+    /// Address of the flits-buffered-per-VC array (`u16` each).
+    pub fn vc_flits_ptr(&self) -> *const u16 {
+        self.sim.vc_flits().as_ptr()
+    }
+
+    /// Address of the owning-message-per-VC array (`u32` each, `u32::MAX` when free).
+    pub fn vc_owner_ptr(&self) -> *const u32 {
+        self.sim.vc_owner().as_ptr()
+    }
+
+    /// Address of the blocked-header-per-VC array (`u8` each).
+    pub fn vc_blocked_ptr(&self) -> *const u8 {
+        self.sim.vc_blocked().as_ptr()
+    }
+
+    /// Live statistics as JSON.
+    pub fn live_stats(&self) -> String {
+        json(&self.sim.live_stats())
+    }
+}

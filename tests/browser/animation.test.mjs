@@ -1,0 +1,109 @@
+// The canvas changes while playing and stays still while paused.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { availableParallelism, loadavg } from 'node:os';
+import { startServer, launch, openPage, canvasPixels } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+  server.stop();
+});
+
+test('canvas changes while playing and not while paused', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&rate=0.03&len=16&seed=3`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.waitForTimeout(100);
+  const paused1 = await canvasPixels(page);
+  const cycle1 = await page.evaluate(() => window.torusExplorer.stats().cycle);
+  await page.waitForTimeout(600);
+  assert.equal(await canvasPixels(page), paused1, 'paused canvas does not change');
+  assert.equal(await page.evaluate(() => window.torusExplorer.stats().cycle), cycle1, 'paused simulation does not advance');
+
+  await page.fill('#speed', '100');
+  await page.dispatchEvent('#speed', 'input');
+  await page.evaluate(() => window.torusExplorer.play());
+  await page.waitForFunction((c) => window.torusExplorer.stats().cycle > c + 200, cycle1);
+  await page.waitForTimeout(100);
+  const playing1 = await canvasPixels(page);
+  await page.waitForTimeout(400);
+  const playing2 = await canvasPixels(page);
+  assert.notEqual(playing1, paused1, 'canvas changed after playing');
+  assert.notEqual(playing2, playing1, 'canvas keeps changing while playing');
+
+  // Space pauses; the right arrow advances exactly one cycle.
+  await page.locator('#torus').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('Space');
+  const c = await page.evaluate(() => window.torusExplorer.stats().cycle);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => window.torusExplorer.stats().cycle), c + 1);
+  assert.deepEqual(errors, []);
+});
+
+test('with reduced motion the page waits for play', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&rate=0.02`, { reducedMotion: 'reduce' });
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.torusExplorer.stats().cycle), 0);
+  assert.equal(await page.locator('#play').textContent(), 'Play');
+  await page.click('#play');
+  await page.waitForFunction(() => window.torusExplorer.stats().cycle > 0);
+  assert.deepEqual(errors, []);
+});
+
+test('fast mode keeps main-thread tasks under 50 ms', async (t) => {
+  // Wall-clock task lengths mean nothing when other processes hold the CPUs.
+  const [load] = loadavg();
+  if (load > availableParallelism()) {
+    t.skip(`machine overloaded (load ${load.toFixed(1)} on ${availableParallelism()} CPUs)`);
+    return;
+  }
+  // Short runs, so the worker's background work is over before measuring.
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&rate=0.02&warmup=100&cycles=500`);
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
+  });
+  await page.fill('#speed', '100');
+  await page.dispatchEvent('#speed', 'input');
+  await page.evaluate(() => window.torusExplorer.play());
+  const c0 = await page.evaluate(() => window.torusExplorer.stats().cycle);
+  await page.waitForTimeout(2500);
+  const { cycle, tasks } = await page.evaluate(() => ({ cycle: window.torusExplorer.stats().cycle, tasks: window.__longTasks }));
+  assert.ok(cycle - c0 > 2000, `fast mode simulates (${cycle - c0} cycles in 2.5 s)`);
+  assert.deepEqual(tasks, [], 'no main-thread task over 50 ms');
+  assert.deepEqual(errors, []);
+});
+
+test('clicking a node shows its router; clicking a worm follows its message', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=minad&rate=0.02&len=16&seed=5`);
+  await page.evaluate(() => { window.torusExplorer.pause(); window.torusExplorer.step(600); });
+  await page.waitForTimeout(100);
+  // Node (0, 7) is the top-left square: its centre is half a pitch in from the corner.
+  const box = await page.locator('#torus').boundingBox();
+  await page.mouse.click(box.x + box.width / 16, box.y + box.height / 16);
+  assert.match(await page.locator('#router-title').textContent(), /node 56 \(x = 0, y = 7\)/);
+  assert.equal(await page.locator('#router-table tbody tr').count(), 4 * 3, 'four input ports × three VCs');
+  await page.click('#router-close');
+  assert.equal(await page.locator('#router').isHidden(), true);
+
+  // A pixel in the first message colour (Okabe–Ito orange) lies on a worm.
+  const at = await page.evaluate(() => {
+    const c = document.getElementById('torus');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const hits = [];
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    const p = hits[hits.length >> 1];
+    const r = c.getBoundingClientRect();
+    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
+  });
+  await page.locator('#torus').click({ position: at });
+  assert.match(await page.locator('#message-text').textContent(), /^Message #\d+ .*(header at node \d+|left the network)/);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,128 @@
+// The URL hash always holds the canonical scenario: every control changes it, a reload restores
+// it, and a bad or hostile link shows a readable error, keeps a good scenario and injects nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, ready, hash } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+  server.stop();
+});
+
+const valueOf = (h, key) => new URLSearchParams(h).get(key);
+
+// key → [how to set the control, the value the hash must then carry]
+const EDITS = [
+  ['k', '6'], ['traffic', 'tornado'], ['rate', '0.0125'], ['len', '8'], ['buf', '2'],
+  ['seed', '98765432109876543'], ['warmup', '500'], ['cycles', '4000'], ['vcs', '3'],
+  ['routing', 'minad'], ['unsafe', '1'], ['switching', 'scouting'], ['scout', '2'], ['beta', '0.02'],
+];
+
+test('every control changes the hash, and a reload restores every control', async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  const before = await hash(page);
+  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe']) {
+    assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);
+    assert.equal(await page.locator(`#key-${key}`).count(), 1, `a control for ${key}`);
+  }
+  for (const [key, value] of EDITS) {
+    const input = page.locator(`#key-${key}`);
+    const tag = await input.evaluate((e) => (e.type === 'checkbox' ? 'checkbox' : e.tagName));
+    if (tag === 'SELECT') await input.selectOption(value);
+    else if (tag === 'checkbox') await input.check();
+    else {
+      await input.fill(value);
+      await input.dispatchEvent('change');
+    }
+    const h = await hash(page);
+    assert.equal(valueOf(h, key), value, `${key} reached the hash: ${h}`);
+    assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, `no error after setting ${key}`);
+  }
+  const edited = await hash(page);
+  assert.equal(await page.evaluate(() => window.torusExplorer.scenario()), edited);
+  await page.reload();
+  await ready(page);
+  assert.equal(await hash(page), edited, 'reload keeps the scenario');
+  for (const [key, value] of EDITS) {
+    const shown = await page.locator(`#key-${key}`).evaluate((e) => (e.type === 'checkbox' ? (e.checked ? '1' : '0') : e.value));
+    assert.equal(shown, key === 'routing' || key === 'vcs' ? valueOf(edited, key) : value, `control ${key} restored`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a new seed changes only the seed', async () => {
+  const { page } = await openPage(browser.context, `${server.url}#k=5&rate=0.01&seed=4`);
+  const a = await hash(page);
+  await page.click('#new-seed');
+  const b = await hash(page);
+  assert.notEqual(valueOf(b, 'seed'), valueOf(a, 'seed'));
+  const strip = (h) => h.replace(/seed=\d+/, '');
+  assert.equal(strip(b), strip(a));
+});
+
+async function errorText(page) {
+  return page.evaluate(() => {
+    const e = document.getElementById('error');
+    return e.hidden ? null : e.textContent;
+  });
+}
+
+test('a bad link names the key, and the default scenario runs instead', async () => {
+  const { page: fresh } = await openPage(browser.context, server.url);
+  const defaults = await hash(fresh);
+  for (const [link, key] of [['k=8&rate=banana', 'rate'], ['k=8&colour=red', 'colour'], ['k=99', 'k'], ['routing=dor&vcs=1', 'vcs']]) {
+    const { page, errors } = await openPage(browser.context, `${server.url}#${link}`);
+    const text = await errorText(page);
+    assert.ok(text && text.includes(key), `error for ${link} names ${key}: ${text}`);
+    assert.equal(await hash(page), defaults, 'the hash holds the default scenario');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('editing the hash to something bad keeps the running scenario', async () => {
+  const { page } = await openPage(browser.context, `${server.url}#k=4&rate=0.02&seed=11`);
+  const good = await hash(page);
+  await page.evaluate(() => { location.hash = 'k=4&len=0'; });
+  await page.waitForFunction(() => !document.getElementById('error').hidden);
+  assert.match(await errorText(page), /len/);
+  assert.equal(await hash(page), good);
+  assert.equal(await page.evaluate(() => window.torusExplorer.scenario()), good);
+});
+
+const HOSTILE = [
+  'routing=<img src=x onerror="window.__pwned=1">',
+  'k=8&routing=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E',
+  'javascript:window.__pwned=1',
+  'k=8&traffic=<svg/onload=window.__pwned=1>',
+  'seed=💥&routing=dór&k=８',
+  `k=8&routing=${'A'.repeat(1 << 20)}`,
+  '%E0%A4%A',
+  'k=8&&&==&=&rate=0.01',
+];
+
+test('hostile links inject nothing and leave a readable error', async () => {
+  for (const link of HOSTILE) {
+    const { page, errors } = await openPage(browser.context, `${server.url}#${link}`);
+    let dialog = false;
+    page.on('dialog', (d) => { dialog = true; d.dismiss(); });
+    const text = await errorText(page);
+    assert.ok(text && text.length < 2000, `a short readable error for ${link.slice(0, 60)}`);
+    const injected = await page.evaluate(() => ({
+      pwned: window.__pwned,
+      elements: document.querySelectorAll('#error *:not(strong), img, svg, iframe, object, embed').length,
+      inlineScripts: [...document.scripts].filter((s) => !s.src).length,
+    }));
+    assert.deepEqual(injected, { pwned: undefined, elements: 0, inlineScripts: 0 });
+    assert.equal(dialog, false);
+    assert.equal(await page.evaluate(() => typeof window.torusExplorer.scenario()), 'string');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

@@ -1,0 +1,747 @@
+// The page: scenario controls and the URL hash, the animation loop (time-budgeted slices of
+// simulation on the main thread, drawn from typed-array views of wasm memory), live
+// statistics, the background load sweep and whole runs in a worker, presets, export, and the
+// console API window.torusExplorer.
+import { loadWasm, Runner } from './wasm-loader.js';
+import { TorusView, FREE, neighbour } from './render.js';
+import { Charts } from './charts.js';
+import { PRESETS } from './presets.js';
+import { el, download } from './dom.js';
+
+const PAGE_K = [2, 16];
+const STATS_INTERVAL_MS = 250;
+// Main-thread simulation: per animation frame at set speeds; per task "as fast as possible".
+const SLOW_BUDGET_MS = 10;
+const FAST_SLICE_MS = 8;
+const CHUNK_MS = 2;
+const SWEEP_POINTS = 6;
+const MODEL_POINTS = 48;
+const SWEEP_MAX_CYCLES = 20000;
+const SWEEP_MAX_WARMUP = 2000;
+const $ = (id) => document.getElementById(id);
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+// Key=value pairs of a canonical scenario string, in order.
+function pairs(s) {
+  return s.split('&').map((p) => p.split('='));
+}
+function get(s, key) {
+  return pairs(s).find(([k]) => k === key)[1];
+}
+function withKey(s, key, value) {
+  return pairs(s).map(([k, v]) => `${k}=${k === key ? value : v}`).join('&');
+}
+
+// Speed slider 0..100: log scale from 1 to 10 000 cycles per second; 100 is as fast as possible.
+function speedOf(slider) {
+  return slider >= 100 ? Infinity : Math.round(10 ** (slider / 25));
+}
+
+class App {
+  constructor(api, memory, runner) {
+    this.api = api;
+    this.memory = memory;
+    // One worker for whole runs and the sweep, in order, so that with two cores the animation
+    // keeps one to itself.
+    this.runner = runner;
+    this.schema = JSON.parse(api.scenario_schema());
+    this.view = new TorusView($('torus'));
+    this.charts = new Charts($('charts'));
+    this.explorer = null;
+    this.scenario = null;
+    this.playing = false;
+    this.owed = 0;
+    this.chunk = 16;
+    this.selected = -1;
+    this.sweepGeneration = 0;
+    this.lastStats = null;
+    this.lastRun = null;
+    this.dirty = true;
+    this.buildForm();
+    this.buildPresets();
+    this.bindControls();
+    this.setSpeed();
+    this.buildLegend();
+  }
+
+  // ---- scenario and hash -------------------------------------------------------------
+
+  // Validates and applies a scenario string. Returns null on success, the error otherwise;
+  // on error the running scenario is kept and the error shown.
+  apply(input, { context = 'scenario' } = {}) {
+    let canonical;
+    let explorer;
+    try {
+      canonical = this.api.canonical(input);
+      this.checkPageLimits(canonical);
+      explorer = new this.api.Explorer(canonical);
+    } catch (err) {
+      const message = err && err.message ? err.message : String(err);
+      this.showError(context, message);
+      this.syncForm();
+      this.writeHash();
+      return message;
+    }
+    this.hideError();
+    if (this.explorer) this.explorer.free();
+    this.explorer = explorer;
+    this.scenario = canonical;
+    this.k = explorer.k();
+    this.vcs = explorer.vcs();
+    this.buf = Number(get(canonical, 'buf'));
+    this.capacity = this.api.capacity_flits(canonical);
+    this.view.setGeometry(this.k, this.vcs);
+    this.heat = new Float32Array(this.k * this.k * 4);
+    this.views = null;
+    if (this.selected >= this.k * this.k) this.selectNode(-1);
+    this.follow(FREE);
+    this.owed = 0;
+    this.syncForm();
+    this.writeHash();
+    this.charts.clear(Number(get(canonical, 'warmup')));
+    this.lastStats = null;
+    this.lastRun = null;
+    this.updateStats();
+    this.dirty = true;
+    this.modelReport = null;
+    this.renderModel();
+    this.loadModel();
+    this.fullRun();
+    return null;
+  }
+
+  checkPageLimits(canonical) {
+    const k = Number(get(canonical, 'k'));
+    const n = Number(get(canonical, 'n'));
+    if (n !== 2) throw new Error(`n: the page draws two-dimensional tori only (n = 2), got ${n}; use the torus CLI for n = 1 or 3`);
+    if (k < PAGE_K[0] || k > PAGE_K[1]) throw new Error(`k: the page draws k from ${PAGE_K[0]} to ${PAGE_K[1]}, got ${k}; use the torus CLI for larger tori`);
+  }
+
+  writeHash() {
+    if (this.scenario && location.hash.slice(1) !== this.scenario) history.replaceState(null, '', `#${this.scenario}`);
+  }
+
+  showError(context, message, kept = 'The page kept the scenario it was running.') {
+    const box = $('error');
+    box.replaceChildren(el('strong', {}, [context === 'link' ? 'This link could not be loaded. ' : 'Scenario not changed. ']),
+      document.createTextNode(`${message}. ${kept}`));
+    box.hidden = false;
+  }
+
+  hideError() {
+    $('error').hidden = true;
+    $('error').replaceChildren();
+  }
+
+  // ---- controls ----------------------------------------------------------------------
+
+  buildForm() {
+    const s = this.schema;
+    const form = $('scenario-form');
+    const number = (key, label, min, max, step = 1, help = '') => ({ key, label, help, make: () => el('input', { type: 'number', min: String(min), max: String(max), step: String(step) }) });
+    const select = (key, label, options, help = '') => ({ key, label, help, make: () => el('select', {}, options.map((o) => el('option', { value: o }, [o]))) });
+    const fields = {
+      k: number('k', 'k, radix (k×k nodes)', PAGE_K[0], PAGE_K[1]),
+      n: select('n', 'n, dimensions', ['2'], 'the page draws 2-D tori; the CLI runs n = 1..3'),
+      routing: select('routing', 'routing', s.routing),
+      switching: select('switching', 'switching', s.switching),
+      scout: number('scout', 'scout, probe lead K', s.scout[0], s.scout[1]),
+      traffic: select('traffic', 'traffic', s.traffic),
+      rate: number('rate', 'rate λ (messages/node/cycle)', 0, 1, 'any'),
+      len: number('len', 'len, message length (flits)', s.len[0], s.len[1]),
+      vcs: number('vcs', 'vcs, virtual channels', s.vcs[0], s.vcs[1]),
+      buf: number('buf', 'buf, flits per VC buffer', s.buf[0], s.buf[1]),
+      beta: number('beta', 'β, broadcast fraction', 0, 1, 'any'),
+      seed: { key: 'seed', label: 'seed', make: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}', spellcheck: 'false' }) },
+      warmup: number('warmup', 'warmup (cycles)', s.warmup[0], s.warmup[1]),
+      cycles: number('cycles', 'cycles measured', s.cycles[0], s.cycles[1]),
+      unsafe: { key: 'unsafe', label: 'unsafe (allow deadlock)', make: () => el('input', { type: 'checkbox' }) },
+    };
+    this.inputs = {};
+    for (const key of s.keys) {
+      const f = fields[key];
+      if (!f) throw new Error(`no control for scenario key ${key}`);
+      const input = f.make();
+      input.id = `key-${key}`;
+      input.name = key;
+      this.inputs[key] = input;
+      const row = el('div', { class: 'field' }, [el('label', { for: input.id }, [f.label]), input]);
+      if (key === 'rate') {
+        this.rateSlider = el('input', { type: 'range', min: '0', max: '0.1', step: '0.0005', 'aria-label': 'rate slider' });
+        row.append(this.rateSlider);
+      }
+      if (f.help) row.append(el('small', {}, [f.help]));
+      form.append(row);
+    }
+  }
+
+  formString(changedKey) {
+    return this.schema.keys
+      // A new routing algorithm starts from its own minimum number of virtual channels.
+      .filter((key) => !(changedKey === 'routing' && key === 'vcs'))
+      .map((key) => {
+        const input = this.inputs[key];
+        const value = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
+        return `${key}=${encodeURIComponent(value)}`;
+      }).join('&');
+  }
+
+  syncForm() {
+    if (!this.scenario) return;
+    for (const [key, value] of pairs(this.scenario)) {
+      const input = this.inputs[key];
+      if (input.type === 'checkbox') input.checked = value === '1';
+      else input.value = value;
+    }
+    this.rateSlider.value = get(this.scenario, 'rate');
+  }
+
+  bindControls() {
+    $('scenario-form').addEventListener('change', (e) => {
+      const key = e.target.name;
+      if (e.target === this.rateSlider) this.inputs.rate.value = this.rateSlider.value;
+      this.clearPreset();
+      this.apply(this.formString(key));
+    });
+    $('scenario-form').addEventListener('submit', (e) => e.preventDefault());
+    this.rateSlider.addEventListener('input', () => { this.inputs.rate.value = this.rateSlider.value; });
+    $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
+    $('step').addEventListener('click', () => { this.pause(); this.step(1); });
+    $('reset').addEventListener('click', () => this.apply(this.scenario));
+    $('new-seed').addEventListener('click', () => this.newSeed());
+    $('speed').addEventListener('input', () => this.setSpeed());
+    $('show-heat').addEventListener('change', () => { this.dirty = true; });
+    $('show-lanes').addEventListener('change', () => { this.dirty = true; });
+    $('copy-link').addEventListener('click', () => this.copyLink());
+    $('export-json').addEventListener('click', () => this.exportJson());
+    $('export-csv').addEventListener('click', () => this.exportCsv());
+    $('export-png').addEventListener('click', () => $('torus').toBlob((b) => download(b, 'torus-view.png')));
+    $('help-toggle').addEventListener('click', () => this.toggleHelp());
+    $('torus').addEventListener('click', (e) => this.clickCanvas(e));
+    $('router-close').addEventListener('click', () => this.selectNode(-1));
+    $('message-close').addEventListener('click', () => this.follow(FREE));
+    $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
+    window.addEventListener('hashchange', () => this.apply(location.hash.slice(1), { context: 'link' }));
+    document.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  key(e) {
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      if (this.playing) this.pause(); else this.play();
+    } else if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      this.pause();
+      this.step(1);
+    } else if (e.key === 'r' || e.key === 'R') {
+      this.apply(this.scenario);
+    } else if (e.key === 'n' || e.key === 'N') {
+      this.newSeed();
+    } else if (e.key === '?') {
+      this.toggleHelp();
+    }
+  }
+
+  toggleHelp() {
+    const help = $('help');
+    help.hidden = !help.hidden;
+    $('help-toggle').setAttribute('aria-expanded', String(!help.hidden));
+  }
+
+  setSpeed() {
+    this.speed = speedOf(Number($('speed').value));
+    $('speed-label').textContent = this.speed === Infinity ? 'as fast as possible' : `${this.speed} cycles/s`;
+  }
+
+  newSeed() {
+    const seed = crypto.getRandomValues(new BigUint64Array(1))[0].toString();
+    this.clearPreset();
+    this.apply(withKey(this.scenario, 'seed', seed));
+  }
+
+  async copyLink() {
+    const url = location.href;
+    let message = 'link copied';
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      message = 'copy this link from the address bar';
+    }
+    $('copy-status').textContent = message;
+    setTimeout(() => { $('copy-status').textContent = ''; }, 2500);
+  }
+
+  // ---- presets -----------------------------------------------------------------------
+
+  buildPresets() {
+    const select = $('preset');
+    for (const group of [...new Set(PRESETS.map((p) => p.group))]) {
+      const og = el('optgroup', { label: group });
+      PRESETS.forEach((p, i) => { if (p.group === group) og.append(el('option', { value: String(i) }, [p.title])); });
+      select.append(og);
+    }
+  }
+
+  loadPreset(index) {
+    const p = PRESETS[Number(index)];
+    if (!p) return this.clearPreset();
+    const error = this.apply(p.scenario, { context: 'preset' });
+    $('preset-title').textContent = p.title;
+    $('preset-text').textContent = p.text;
+    $('preset-info').hidden = false;
+    if (p.speed !== undefined) {
+      $('speed').value = String(p.speed);
+      this.setSpeed();
+    }
+    if (!error && !reducedMotion) this.play();
+    return error;
+  }
+
+  clearPreset() {
+    $('preset').value = '';
+    $('preset-info').hidden = true;
+  }
+
+  // ---- simulation and drawing --------------------------------------------------------
+
+  play() {
+    this.playing = true;
+    this.owed = 0;
+    $('play').textContent = 'Pause';
+    $('play').setAttribute('aria-pressed', 'true');
+  }
+
+  pause() {
+    this.playing = false;
+    $('play').textContent = 'Play';
+    $('play').setAttribute('aria-pressed', 'false');
+  }
+
+  step(cycles) {
+    this.explorer.step(cycles);
+    this.sampleHeat();
+    this.dirty = true;
+    return this.explorer.cycle();
+  }
+
+  // Views into wasm memory; re-created whenever memory has grown or the arrays moved.
+  stateViews() {
+    const e = this.explorer;
+    const buffer = this.memory.buffer;
+    const key = [e.vc_flits_ptr(), e.vc_owner_ptr(), e.vc_blocked_ptr()];
+    const v = this.views;
+    if (!v || v.buffer !== buffer || v.key.some((p, i) => p !== key[i])) {
+      const n = e.vc_count();
+      this.views = {
+        buffer,
+        key,
+        flits: new Uint16Array(buffer, key[0], n),
+        owner: new Uint32Array(buffer, key[1], n),
+        blocked: new Uint8Array(buffer, key[2], n),
+      };
+    }
+    return this.views;
+  }
+
+  // Recent fraction of each channel's virtual channels held by a message.
+  sampleHeat() {
+    const { owner } = this.stateViews();
+    const { heat, vcs } = this;
+    for (let c = 0; c < heat.length; c++) {
+      let held = 0;
+      for (let v = 0; v < vcs; v++) if (owner[c * vcs + v] !== FREE) held++;
+      heat[c] += 0.05 * (held / vcs - heat[c]);
+    }
+  }
+
+  frame(now) {
+    const dt = Math.min(now - (this.lastFrame ?? now), 100);
+    this.lastFrame = now;
+    if (this.playing && this.explorer) {
+      if (this.speed === Infinity) {
+        this.startPump();
+      } else {
+        const start = performance.now();
+        this.owed = Math.min(this.owed + (this.speed * dt) / 1000, this.speed);
+        while (this.owed >= 1 && performance.now() - start < SLOW_BUDGET_MS) {
+          this.explorer.step(1);
+          this.sampleHeat();
+          this.owed -= 1;
+          this.dirty = true;
+        }
+      }
+    }
+    if (this.dirty && this.explorer) {
+      this.draw();
+      this.dirty = false;
+    }
+    if (now - (this.lastStatsAt ?? 0) > STATS_INTERVAL_MS) {
+      this.lastStatsAt = now;
+      if (this.explorer) this.updateStats();
+    }
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  // "As fast as possible": simulate in short tasks scheduled back to back through a message
+  // channel, so the browser can render (and the frame loop draw) between any two of them.
+  startPump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    if (!this.pumpChannel) {
+      this.pumpChannel = new MessageChannel();
+      this.pumpChannel.port1.onmessage = () => this.pump();
+    }
+    this.pumpChannel.port2.postMessage(0);
+  }
+
+  pump() {
+    if (!this.playing || this.speed !== Infinity || !this.explorer) {
+      this.pumping = false;
+      return;
+    }
+    // Chunks sized from the measured speed to take about CHUNK_MS each, so a slice never
+    // overruns its budget by much.
+    const start = performance.now();
+    for (let t = start; t - start < FAST_SLICE_MS;) {
+      this.explorer.step(this.chunk);
+      const now = performance.now();
+      this.chunk = Math.min(Math.max(Math.round((this.chunk * CHUNK_MS) / Math.max(now - t, 0.05)), 1), 1 << 14);
+      t = now;
+    }
+    this.sampleHeat();
+    this.dirty = true;
+    this.pumpChannel.port2.postMessage(0);
+  }
+
+  draw() {
+    const v = this.stateViews();
+    if (this.followed) this.showMessage();
+    this.view.draw({
+      followed: this.followed ? this.followed.id : FREE,
+      trail: this.followed ? this.followed.trail : [],
+      flits: v.flits,
+      owner: v.owner,
+      blocked: v.blocked,
+      heat: this.heat,
+      buf: this.buf,
+      showHeat: $('show-heat').checked,
+      showLanes: $('show-lanes').checked,
+      selected: this.selected,
+    });
+    $('cycle-label').textContent = `cycle ${this.explorer.cycle().toLocaleString('en')}`;
+    if (this.selected >= 0) this.showRouter();
+  }
+
+  // A click on a node shows its router; on a worm, follows that message.
+  clickCanvas(e) {
+    const r = e.target.getBoundingClientRect();
+    const scale = this.view.size / r.width;
+    const x = (e.clientX - r.left) * scale;
+    const y = (e.clientY - r.top) * scale;
+    const node = this.view.nodeAt(x, y);
+    if (node >= 0) {
+      this.selectNode(node === this.selected ? -1 : node);
+      return;
+    }
+    const { owner, flits } = this.stateViews();
+    this.follow(this.view.messageAt(x, y, owner, flits, this.buf, $('show-lanes').checked));
+  }
+
+  follow(id) {
+    this.followed = id === FREE ? null : { id, since: this.explorer.cycle(), trail: [], head: -1, gone: null };
+    $('message').hidden = !this.followed;
+    this.dirty = true;
+  }
+
+  // Tracks the followed message's header (extending its trail) and describes it.
+  showMessage() {
+    const f = this.followed;
+    const { owner, flits, blocked } = this.stateViews();
+    const vcs = this.vcs;
+    let held = 0;
+    let inNetwork = 0;
+    let head = -1;
+    for (let i = 0; i < owner.length; i++) {
+      if (owner[i] !== f.id) continue;
+      held++;
+      inNetwork += flits[i];
+      if (this.view.isHead((i / vcs) | 0, f.id, owner)) head = i;
+    }
+    const cycle = this.explorer.cycle();
+    const names = ['+x', '−x', '+y', '−y'];
+    let state;
+    if (held === 0) {
+      if (f.gone === null) f.gone = cycle;
+      state = f.trail.length ? `left the network by cycle ${f.gone.toLocaleString('en')}` : 'no longer in the network';
+    } else {
+      const c = (head / vcs) | 0;
+      if (c !== f.head) {
+        f.trail.push(c);
+        f.head = c;
+      }
+      const at = neighbour((c / 4) | 0, c % 4, this.k);
+      state = `header at node ${at} (arrived ${names[c % 4]}, VC ${head % vcs}), ${blocked[head] ? 'blocked' : 'moving'}; ` +
+        `${held} VCs held, ${inNetwork} flits buffered`;
+    }
+    $('message-text').textContent = `Message #${f.id} (followed since cycle ${f.since.toLocaleString('en')}; ` +
+      `channels its header took since: ${f.trail.length}): ${state}.`;
+  }
+
+  selectNode(node) {
+    this.selected = node;
+    $('router').hidden = node < 0;
+    // The panel covers the half of the torus away from the chosen node.
+    const screenRow = this.k - 1 - Math.floor(node / this.k);
+    $('router').classList.toggle('at-bottom', node >= 0 && screenRow < this.k / 2);
+    this.dirty = true;
+  }
+
+  // The selected node's router: every input virtual channel, what it holds, and whether its
+  // header is blocked.
+  showRouter() {
+    const { flits, owner, blocked } = this.stateViews();
+    const node = this.selected;
+    const k = this.k;
+    const names = ['+x', '−x', '+y', '−y'];
+    $('router-title').textContent = `Router of node ${node} (x = ${node % k}, y = ${Math.floor(node / k)}): input VCs`;
+    const rows = [];
+    for (let p = 0; p < 4; p++) {
+      // The channel arriving through port p comes from the neighbour on the opposite side.
+      const from = neighbour(node, p ^ 1, k);
+      const c = from * 4 + p;
+      for (let v = 0; v < this.vcs; v++) {
+        const i = c * this.vcs + v;
+        const o = owner[i];
+        const state = o === FREE ? 'free' : blocked[i] ? 'header blocked' : 'moving';
+        rows.push(el('tr', {}, [
+          el('td', {}, [v === 0 ? `${names[p]} from ${from}` : '']),
+          el('td', {}, [String(v)]),
+          el('td', {}, [`${flits[i]} / ${this.buf}`]),
+          el('td', {}, [o === FREE ? '–' : `#${o}`]),
+          el('td', {}, [state]),
+        ]));
+      }
+    }
+    $('router-table').tBodies[0].replaceChildren(...rows);
+  }
+
+  buildLegend() {
+    const sw = (colour) => el('span', { class: `swatch swatch-${colour}` });
+    $('legend').replaceChildren(
+      el('span', {}, [sw('worm'), 'worm (one colour per message)']),
+      el('span', {}, [sw('head'), 'header']),
+      el('span', {}, [sw('blocked'), 'blocked header']),
+      el('span', {}, [sw('heat'), 'VC occupancy heat: light = idle, dark = all VCs held']),
+    );
+  }
+
+  // ---- statistics, sweep and runs ---------------------------------------------------
+
+  updateStats() {
+    const s = JSON.parse(this.explorer.live_stats());
+    this.lastStats = s;
+    const rate = Number(get(this.scenario, 'rate'));
+    const latency = s.measuring && s.messages_measured > 0 ? s.latency_mean : null;
+    this.charts.setLive({
+      cycle: s.cycle,
+      rate,
+      latency,
+      ci: latency == null ? null : s.latency_ci95,
+      offered: s.measuring ? s.offered_flits_per_node_cycle / this.capacity : null,
+      accepted: s.measuring ? s.accepted_flits_per_node_cycle / this.capacity : null,
+    });
+    const warmup = Number(get(this.scenario, 'warmup'));
+    const flits = (x) => `${x.toFixed(3)} flits/node/cycle`;
+    const rows = [
+      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warm-up to ${warmup.toLocaleString('en')})`}`],
+      ['measured', `${s.messages_measured.toLocaleString('en')} messages`],
+      ['mean latency', latency == null ? '–' : `${latency.toFixed(1)} ± ${s.latency_ci95.toFixed(1)} cycles`],
+      ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)}`],
+      ['offered', s.measuring ? flits(s.offered_flits_per_node_cycle) : '–'],
+      ['accepted', s.measuring ? flits(s.accepted_flits_per_node_cycle) : '–'],
+      ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2)],
+      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`],
+    ];
+    const items = rows.flatMap(([k, v]) => [el('dt', {}, [k]), el('dd', {}, [v])]);
+    if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time: the network is deadlocked']));
+    if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
+    $('live-numbers').replaceChildren(el('dl', {}, items));
+  }
+
+  // The current scenario run whole in the worker, exactly as `torus run` (shared with run()).
+  fullRun() {
+    const scenario = this.scenario;
+    if (!this.runPromise || this.runPromise.scenario !== scenario) {
+      const promise = this.runner.run(scenario);
+      promise.scenario = scenario;
+      this.runPromise = promise;
+      promise.then((report) => {
+        if (this.scenario !== scenario) return;
+        this.lastRun = report;
+        this.charts.setRun(report);
+        this.renderModel();
+      }, (err) => console.warn(`run of ${scenario}: ${err.message}`));
+    }
+    return this.runPromise;
+  }
+
+  // `torus model` and the model's curve up to the capacity, in the worker; then the sweep.
+  loadModel() {
+    const scenario = this.scenario;
+    const len = Number(get(scenario, 'len'));
+    const rates = Array.from({ length: MODEL_POINTS }, (_, i) => ((i + 1) / MODEL_POINTS) * (this.capacity / len));
+    this.runner.model(scenario, rates).then(({ report, curve }) => {
+      if (this.scenario !== scenario) return;
+      this.modelReport = report;
+      const points = rates.map((rate, i) => ({ rate, latency: curve[i] })).filter((p) => p.latency != null);
+      this.charts.setModel(points, report.bound_saturation_rate, report.bound_saturation_fraction_of_capacity, report.latency);
+      this.renderModel();
+      this.scheduleSweep(report.bound_saturation_rate);
+    }, (err) => {
+      console.warn(`model of ${scenario}: ${err.message}`);
+      this.scheduleSweep(null);
+    });
+  }
+
+  // The model panel: which model applies (or why none does), its quantities beside the
+  // simulator's measured ones from the whole run, the latency error, and the bound.
+  renderModel() {
+    const r = this.modelReport;
+    const box = $('model');
+    if (!r) {
+      box.replaceChildren(el('p', { class: 'muted' }, ['Evaluating the models…']));
+      return;
+    }
+    const run = this.lastRun;
+    const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
+    const parts = [];
+    if (r.model) {
+      parts.push(el('h2', {}, [`Model: ${r.model}`]), el('p', {}, [r.description]));
+    } else {
+      parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
+    }
+    const rows = [];
+    const row = (name, model, measured, unit = '') => rows.push(el('tr', {}, [
+      el('th', { scope: 'row' }, [name]), el('td', {}, [model]), el('td', {}, [measured]), el('td', {}, [unit])]));
+    if (r.model) {
+      const sim = run && run.messages_measured > 0 ? run.latency_mean : null;
+      row('mean latency', r.saturated ? 'saturated' : num(r.latency), sim == null ? '…' : `${num(sim)} ± ${num(run.latency_ci95, 2)}`, 'cycles');
+      if (sim != null && r.latency != null) row('model error', `${(((r.latency - sim) / sim) * 100).toFixed(1)} %`, '', '');
+      row('saturation rate', num(r.saturation_rate), '', 'messages/node/cycle');
+      const q = r.quantities;
+      const pv = Object.keys(q).filter((k) => /^P_v\[\d+\]$/.test(k)).sort((a, b) => parseInt(a.slice(4), 10) - parseInt(b.slice(4), 10));
+      for (const k of pv) row(k, num(q[k]), run ? num(run.busy_vc_probability[parseInt(k.slice(4), 10)]) : '…');
+      if ('V_bar' in q) row('V̄ (multiplexing)', num(q.V_bar), run ? num(run.multiplexing_degree) : '…');
+      if ('blocking_probability' in q) row('blocking probability', num(q.blocking_probability), run ? num(run.blocking_probability) : '…');
+      if ('W_s' in q) row('W_s (source wait)', num(q.W_s), run ? num(run.source_queue_mean) : '…', 'cycles');
+    }
+    row('channel-load bound', r.bound_saturation_fraction_of_capacity == null ? '–' : `${num(r.bound_saturation_fraction_of_capacity, 3)} of capacity`,
+      run ? `accepted ${num(run.accepted_flits_per_node_cycle / this.capacity, 3)}` : '…', r.bound_saturation_rate == null ? '' : `λ = ${num(r.bound_saturation_rate, 3)}`);
+    parts.push(el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, ['quantity']), el('th', {}, ['model']), el('th', {}, ['simulated']), el('th', {}, [''])])]), el('tbody', {}, rows)]));
+    if (r.bound && r.bound.note) parts.push(el('p', { class: 'muted' }, [`Bound: ${r.bound.note}.`]));
+    if (r.model) {
+      const all = Object.entries(r.quantities).map(([k, v]) => `${k} = ${num(v)}`).join(', ');
+      parts.push(el('details', {}, [el('summary', {}, ['every model quantity']), el('p', {}, [all])]));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  // Background sweep: shortened whole runs at a few rates below the channel-load bound (or
+  // up to twice the current rate when no bound is known).
+  scheduleSweep(boundRate) {
+    const generation = ++this.sweepGeneration;
+    const base = this.scenario;
+    const rate = Number(get(base, 'rate'));
+    const top = boundRate ? boundRate * 0.9 : Math.min(1, 2 * rate);
+    const warmup = Math.min(Number(get(base, 'warmup')), SWEEP_MAX_WARMUP);
+    const cycles = Math.min(Number(get(base, 'cycles')), SWEEP_MAX_CYCLES);
+    const rates = Array.from({ length: SWEEP_POINTS }, (_, i) => Number(((top * (i + 1)) / SWEEP_POINTS).toPrecision(3)));
+    const next = async (i) => {
+      if (i >= rates.length || generation !== this.sweepGeneration) return;
+      const s = withKey(withKey(withKey(base, 'rate', rates[i]), 'warmup', warmup), 'cycles', cycles);
+      try {
+        const r = await this.runner.run(s);
+        if (generation !== this.sweepGeneration) return;
+        this.charts.addSweepPoint({
+          rate: rates[i],
+          latency: r.messages_measured > 0 ? r.latency_mean : null,
+          ci: r.latency_ci95,
+          offered: r.offered_flits_per_node_cycle / this.capacity,
+          accepted: r.accepted_flits_per_node_cycle / this.capacity,
+          report: r,
+        });
+      } catch (err) {
+        console.warn(`sweep point at rate ${rates[i]}: ${err.message}`);
+      }
+      next(i + 1);
+    };
+    next(0);
+  }
+
+  run() {
+    return this.fullRun();
+  }
+
+  results() {
+    return {
+      scenario: this.scenario,
+      live: this.lastStats,
+      run: this.lastRun,
+      model: this.modelReport,
+      sweep: this.charts.sweep.map((p) => ({ scenario_rate: p.rate, ...p.report })),
+    };
+  }
+
+  exportJson() {
+    download(new Blob([JSON.stringify(this.results(), null, 2)], { type: 'application/json' }), 'torus-results.json');
+  }
+
+  exportCsv() {
+    const r = this.results();
+    const lines = [['section', 'field', 'value'].join(',')];
+    const q = (v) => `"${String(v).replaceAll('"', '""')}"`;
+    lines.push(['scenario', 'scenario', q(r.scenario)].join(','));
+    for (const [section, obj] of [['live', r.live], ['run', r.run]]) {
+      if (!obj) continue;
+      for (const [k, v] of Object.entries(obj)) if (typeof v !== 'object') lines.push([section, k, q(v)].join(','));
+    }
+    r.sweep.forEach((p, i) => {
+      for (const [k, v] of Object.entries(p)) if (typeof v !== 'object') lines.push([`sweep ${i + 1}`, k, q(v)].join(','));
+    });
+    download(new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'torus-results.csv');
+  }
+}
+
+async function main() {
+  const { api, memory, module } = await loadWasm();
+  const app = new App(api, memory, new Runner(module));
+  const linkError = location.hash.length > 1 ? app.apply(location.hash.slice(1), { context: 'link' }) : null;
+  if (!app.scenario) app.apply(api.default_scenario());
+  if (linkError) app.showError('link', linkError, 'The page shows the default scenario instead.');
+  window.torusExplorer = {
+    scenario: () => app.scenario,
+    setScenario(s) {
+      const error = app.apply(String(s));
+      if (error) throw new Error(error);
+      return app.scenario;
+    },
+    play: () => app.play(),
+    pause: () => app.pause(),
+    step: (cycles = 1) => app.step(Math.max(1, Math.floor(Number(cycles)) || 1)),
+    stats: () => JSON.parse(app.explorer.live_stats()),
+    run: () => app.run(),
+    presets: () => PRESETS.map((p) => ({ title: p.title, scenario: p.scenario })),
+    loadPreset: (i) => app.loadPreset(i),
+  };
+  if (!reducedMotion) app.play();
+  requestAnimationFrame((t) => app.frame(t));
+}
+
+main().catch((err) => {
+  const box = $('error');
+  box.replaceChildren(el('strong', {}, ['The simulator could not start. ']), document.createTextNode(String(err && err.message ? err.message : err)));
+  box.hidden = false;
+});

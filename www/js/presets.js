@@ -1,0 +1,111 @@
+// Presets: a scenario string and the paragraph shown with it, and optionally the speed-slider
+// position to watch it at. Keys left out take their defaults (the parser fills them in and the
+// hash shows the canonical string).
+
+export const PRESETS = [
+  {
+    group: 'Classroom',
+    title: 'One message on an idle network',
+    scenario: 'k=8&routing=dor&traffic=uniform&rate=0.0003&len=16&warmup=0',
+    text: 'Messages are so rare that each travels alone. Watch one worm: its header (the dot) ' +
+      'turns at most once, from the x ring to the y ring, because dimension-order routing ' +
+      'finishes x first; the body follows the header through the same channels, one flit per ' +
+      'cycle. With nothing in the way a message of M flits over H hops takes exactly M + H ' +
+      'cycles, which is what the latency chart shows at the far left.',
+  },
+  {
+    group: 'Classroom',
+    title: 'Blocking and virtual channels',
+    scenario: 'k=8&routing=dor&traffic=uniform&rate=0.03&len=16&buf=4',
+    text: 'At a moderate load worms meet. A header that finds every virtual channel of its next ' +
+      'channel taken stops (black bar) and its whole worm stands still, holding the channels ' +
+      'behind it. Each channel has several virtual-channel lanes, so a second worm can pass a ' +
+      'blocked one on the same wire. Switch the VC lanes view off and on, click a node to see ' +
+      'its router, and raise vcs to see blocking fall.',
+  },
+  {
+    group: 'Classroom',
+    title: 'Tornado traffic defeats minimal routing',
+    scenario: 'k=8&routing=dor&traffic=tornado&rate=0.02&len=16',
+    text: 'Every node sends to the node k/2 − 1 places further along x. Minimal routing sends ' +
+      'all of it the same way round the ring, so the + direction channels carry everything ' +
+      'and the − direction channels sit idle (see the heat overlay). Throughput saturates at ' +
+      'a third of capacity, well below what the network could carry if both directions were used.',
+  },
+  {
+    group: 'Classroom',
+    title: 'GOAL balances the load',
+    scenario: 'k=8&routing=goal&traffic=tornado&rate=0.02&len=16',
+    text: 'The same tornado traffic under GOAL, which chooses the direction round each ring at ' +
+      'random, weighted by distance, and routes adaptively within that quadrant. Some messages ' +
+      'take the long way, but both directions of every ring now carry load, and the saturation ' +
+      'throughput rises well above minimal routing\'s.',
+  },
+  {
+    group: 'Classroom',
+    title: 'A deadlock forms without escape channels',
+    scenario: 'k=8&routing=dor&vcs=1&unsafe=1&traffic=uniform&rate=0.04&len=16&warmup=500',
+    speed: 62,
+    text: 'Dimension-order routing on a torus needs two virtual channels (a dateline) to break ' +
+      'the cycle of channel dependencies round each ring. With one (unsafe=1 allows it) worms ' +
+      'soon wait on each other in a circle: every header in the cycle is blocked, nothing ' +
+      'moves, and the simulator detects the deadlock and reports it.',
+  },
+  {
+    group: 'Classroom',
+    title: 'Scouting switching backtracks',
+    scenario: 'k=8&routing=duato&switching=scouting&scout=3&traffic=uniform&rate=0.01&len=32',
+    text: 'In scouting switching the header runs up to K hops ahead of the data and waits for ' +
+      'acknowledgements; when it cannot advance it may back up and try another way. K = 0 ' +
+      'is wormhole switching; larger K trades a longer set-up for the ability to route round ' +
+      'trouble.',
+  },
+  {
+    group: 'Classroom',
+    title: 'A broadcast',
+    scenario: 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.003&len=32&vcs=4',
+    text: 'A fraction β of the messages are broadcasts, delivered to every node over a ' +
+      'spanning tree with copies made at the routers. A broadcast loads many channels at ' +
+      'once, so even a few per cent of them raise the latency of ordinary unicast messages.',
+  },
+  {
+    group: 'Seed experiments',
+    title: 'Seed 000: Duato-Nbc, 8×8, V = 10, M = 32',
+    scenario: 'k=8&routing=nbc&vcs=10&traffic=uniform&rate=0.004&len=32',
+    text: 'The validation set-up of the Duato-Nbc paper: fully adaptive routing on adaptive ' +
+      'virtual channels, with negative-hop (bonus-card) escape channels to stay deadlock free. ' +
+      'Compare the measured latency with the model\'s curve as the rate rises.',
+  },
+  {
+    group: 'Seed experiments',
+    title: 'Seed 001: scouting switching, 8×8, V = 6, K = 3, M = 32',
+    scenario: 'k=8&routing=duato&switching=scouting&scout=3&vcs=6&traffic=uniform&rate=0.004&len=32',
+    text: 'One of the scouting-switching paper\'s configurations: fully adaptive routing with a ' +
+      'probe lead of three hops. Set scout to 0, 1, 3 or 6 to reproduce its comparison ' +
+      'between wormhole switching and increasingly conservative scouting.',
+  },
+  {
+    group: 'Seed experiments',
+    title: 'Seed 002: minimal fully adaptive routing, 8×8, 12 flits',
+    scenario: 'k=8&routing=adaptive&traffic=uniform&rate=0.01&len=12',
+    text: 'The set-up of Table 1 of the minimal fully adaptive routing paper: a header takes x ' +
+      'if it can, y if x is busy, and waits when both are. The path-hole/data-trail model ' +
+      'predicts the mean latency; vary the rate to trace the table\'s rows.',
+  },
+  {
+    group: 'Seed experiments',
+    title: 'Seed 003: broadcast fraction, 8×8, V = 4, M = 32, β = 0.04',
+    scenario: 'k=8&routing=duato&vcs=4&traffic=uniform&beta=0.04&rate=0.003&len=32',
+    text: 'Unicast latency when 4 % of messages are broadcasts, under Duato\'s routing (two ' +
+      'deterministic escape channels plus adaptive ones). The model accounts for the channel ' +
+      'load the broadcast trees add.',
+  },
+  {
+    group: 'Seed experiments',
+    title: 'Seed 004: GOAL against minimal adaptive, tornado',
+    scenario: 'k=8&routing=minad&traffic=tornado&rate=0.02&len=16',
+    text: 'MIN AD, minimal adaptive routing with *-channels, under tornado traffic: adaptivity ' +
+      'cannot help when every minimal path goes the same way round the ring. Switch routing ' +
+      'to goal, val or dor to compare saturation throughput against the channel-load bounds.',
+  },
+];

@@ -1,0 +1,65 @@
+// Loads the simulator's WebAssembly module, served (fetched next to the glue) or from the
+// single-file build (base64 inlined by scripts/build-dist.mjs into globalThis.__torusDist),
+// and starts the worker that runs whole scenarios off the main thread.
+import init, * as bindings from '../pkg/torus_explorer.js';
+
+function base64ToBytes(b64) {
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+export async function loadWasm() {
+  const dist = globalThis.__torusDist;
+  let bytes;
+  if (dist) {
+    bytes = base64ToBytes(dist.wasm);
+  } else {
+    const response = await fetch(new URL('../pkg/torus_explorer_bg.wasm', import.meta.url));
+    if (!response.ok) throw new Error(`could not load the simulator (HTTP ${response.status})`);
+    bytes = await response.arrayBuffer();
+  }
+  const module = await WebAssembly.compile(bytes);
+  const exports = await init({ module_or_path: module });
+  return { api: bindings, memory: exports.memory, module };
+}
+
+// Whole runs and model evaluations in a worker; requests are answered in order.
+export class Runner {
+  constructor(module) {
+    const dist = globalThis.__torusDist;
+    const url = dist
+      ? URL.createObjectURL(new Blob([dist.worker], { type: 'text/javascript' }))
+      : new URL('./worker.js', import.meta.url);
+    this.worker = new Worker(url, { type: 'module' });
+    this.pending = new Map();
+    this.nextId = 1;
+    this.worker.onmessage = (e) => {
+      const { id, ok, json, error } = e.data;
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      if (ok) p.resolve(JSON.parse(json));
+      else p.reject(new Error(error));
+    };
+    this.worker.postMessage({ op: 'init', module });
+  }
+
+  request(message) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  // The scenario run as `torus run` does; resolves with the report.
+  run(scenario) {
+    return this.request({ op: 'run', scenario });
+  }
+
+  // `torus model` for the scenario and the model's latency at each of `rates`.
+  model(scenario, rates) {
+    return this.request({ op: 'model', scenario, rates });
+  }
+}
