@@ -9,7 +9,10 @@
 # Environment:
 #   SOAK_CYCLES    measurement window in cycles (default 10000000)
 #   SOAK_SCENARIO  scenario without routing and rate (default below: tornado on an 8-ary 2-cube,
-#                  whose saturation is low enough that twice it can be offered)
+#                  where twice the saturation of minimal routing can be offered)
+#   SOAK_SCENARIO_LARGE  used instead when twice the saturation is past the injection limit
+#                  there (load-balancing routing); default the same on a 16-ary 2-cube, where
+#                  no algorithm saturates above half the limit
 #   SOAK_JOBS      runs at once (default: number of CPUs)
 #   SOAK_OUT       markdown output (default target/soak.md)
 #   TORUS          the binary (default target/release/torus, built if missing)
@@ -18,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cycles="${SOAK_CYCLES:-10000000}"
 base="${SOAK_SCENARIO:-k=8&n=2&traffic=tornado&len=4&buf=4&seed=7}"
+large="${SOAK_SCENARIO_LARGE:-k=16&n=2&traffic=tornado&len=4&buf=4&seed=7}"
 jobs="${SOAK_JOBS:-$(nproc)}"
 out="${SOAK_OUT:-target/soak.md}"
 torus="${TORUS:-target/release/torus}"
@@ -45,18 +49,22 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 soak_one() {
-    local r="$1" sat_json sat rate len report stats status=0
-    len=$(sed -n 's/.*len=\([0-9]*\).*/\1/p' <<<"$base")
-    sat_json=$("$torus" saturation "$base&routing=$r&warmup=1000&cycles=$saturation_cycles") || status=$?
-    sat=$(field saturation_rate "$sat_json")
+    local r="$1" scenario sat_json sat rate len report stats status=0
+    for scenario in "$base" "$large"; do
+        len=$(sed -n 's/.*len=\([0-9]*\).*/\1/p' <<<"$scenario")
+        sat_json=$("$torus" saturation "$scenario&routing=$r&warmup=1000&cycles=$saturation_cycles") || status=$?
+        sat=$(field saturation_rate "$sat_json")
+        awk -v s="${sat:-1}" -v len="${len:-16}" 'BEGIN { exit !(2 * s <= 1 / len) }' && break
+    done
     rate=$(awk -v s="${sat:-1}" -v len="${len:-16}" 'BEGIN { r = 2 * s; if (r > 1 / len) r = 1 / len; printf "%.6g", r }')
-    /usr/bin/time -v -o "$work/$r.time" "$torus" run "$base&routing=$r&rate=$rate&warmup=0&cycles=$cycles" \
+    /usr/bin/time -v -o "$work/$r.time" "$torus" run "$scenario&routing=$r&rate=$rate&warmup=0&cycles=$cycles" \
         >"$work/$r.json" || status=$?
     report=$(cat "$work/$r.json")
     stats="$work/$r.row"
     {
         echo "r=$r"
         echo "status=$status"
+        echo "k=$(sed -n 's/^k=\([0-9]*\).*/\1/p' <<<"$scenario")"
         echo "sat=$sat"
         echo "rate=$rate"
         echo "rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$r.time")"
@@ -82,10 +90,10 @@ wait
 failed=0
 mkdir -p "$(dirname "$out")"
 {
-    echo "Soak: \`$base\`, $cycles-cycle window at twice the saturation rate (capped at 1/len), then drain."
+    echo "Soak: \`$base\` (k = 16 where twice the saturation does not fit: \`$large\`), $cycles-cycle window at twice the saturation rate (capped at 1/len), then drain."
     echo
-    echo "| routing | saturation rate | soak rate | cycles simulated | labelled messages | delivered | accepted flits/node/cycle | saturated | deadlock | peak RSS (MiB) | wall | verdict |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| routing | k | saturation rate | soak rate | cycles simulated | labelled messages | delivered | accepted flits/node/cycle | saturated | deadlock | peak RSS (MiB) | wall | verdict |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for r in "${algorithms[@]}"; do
         # shellcheck disable=SC1090
         source "$work/$r.row"
@@ -94,8 +102,8 @@ mkdir -p "$(dirname "$out")"
             verdict=FAIL
             failed=1
         fi
-        printf '| %s | %s | %s | %s | %s | %s | %.4f | %s | %s | %.1f | %s | %s |\n' \
-            "$r" "$sat" "$rate" "$simulated" "$labelled" "$delivered" "$accepted" "$saturated" "$deadlock" \
+        printf '| %s | %s | %s | %s | %s | %s | %s | %.4f | %s | %s | %.1f | %s | %s |\n' \
+            "$r" "$k" "$sat" "$rate" "$simulated" "$labelled" "$delivered" "$accepted" "$saturated" "$deadlock" \
             "$(awk -v kb="$rss_kb" 'BEGIN { print kb / 1024 }')" "$wall" "$verdict"
     done
 } >"$out"
