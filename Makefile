@@ -17,7 +17,7 @@ WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version 
 NPM_STAMP := node_modules/.package-lock.json
 
 
-.PHONY: validate experiments experiments-quick
+.PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli bench-page clean
 
 serve: wasm
@@ -92,3 +92,17 @@ experiments:
 experiments-quick:
 	@echo "==> seed 004's experiments, shortened runs"
 	cargo run --release --bin torus -- experiment all --quick
+
+fuzz:
+	@echo "==> fuzzing the scenario parser with 10^6 generated inputs"
+	FUZZ_CASES=1000000 cargo test --release --test fuzz_scenario -- --nocapture
+
+fuzz-libfuzzer:
+	@echo "==> coverage-guided fuzzing (needs nightly Rust and: cargo install cargo-fuzz)"
+	cargo +nightly fuzz run scenario -- -dict=fuzz/scenario.dict -max_total_time=600
+
+soak:
+	@echo "==> overload soak: every algorithm at twice its saturation load (SOAK_CYCLES, default 10^7)"
+	@command -v /usr/bin/time >/dev/null || (apt-get update && apt-get install -y time)
+	cargo build --release --bin torus
+	scripts/soak.sh

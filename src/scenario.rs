@@ -236,14 +236,19 @@ pub const KEYS: &[&str] = &[
     "seed", "warmup", "cycles", "unsafe",
 ];
 
-/// Shows a user's value in an error without flooding the terminal or the page.
-fn quoted(value: &str) -> String {
+/// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
+/// control characters escaped.
+fn shown(text: &str) -> String {
     const SHOWN: usize = 40;
-    let mut shown: String = value.chars().take(SHOWN).collect();
-    if value.chars().count() > SHOWN {
+    let mut shown: String = text.chars().take(SHOWN).flat_map(char::escape_debug).collect();
+    if text.chars().count() > SHOWN {
         shown.push('…');
     }
-    format!("`{}`", shown.escape_debug())
+    shown
+}
+
+fn quoted(value: &str) -> String {
+    format!("`{}`", shown(value))
 }
 
 /// Decodes `%XX` escapes (and `+` as a space, as in form encoding). Rejects malformed escapes
@@ -324,16 +329,18 @@ impl Scenario {
             if pair.trim().is_empty() {
                 continue;
             }
+            // An error about the key itself names the key as the user wrote it (shown, since
+            // it may hold anything); every other error names a key of `KEYS`.
             let (raw_key, raw_value) = pair.split_once('=').ok_or_else(|| {
-                ScenarioError::new(pair.trim(), format!("expected key=value, got {}", quoted(pair)))
+                ScenarioError::new(&shown(pair.trim()), format!("expected key=value, got {}", quoted(pair)))
             })?;
-            let key = percent_decode(raw_key, raw_key)?;
+            let key = percent_decode(raw_key, raw_key).map_err(|e| ScenarioError::new(&shown(raw_key), e.message + " in the key"))?;
             let key = key.trim();
             if key.is_empty() {
                 return Err(ScenarioError::new("", format!("empty key in {}", quoted(pair))));
             }
             let index = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
-                ScenarioError::new(key, format!("unknown key; the keys are {}", KEYS.join(", ")))
+                ScenarioError::new(&shown(key), format!("unknown key; the keys are {}", KEYS.join(", ")))
             })?;
             if seen[index] {
                 return Err(ScenarioError::new(key, "given more than once"));

@@ -6,8 +6,10 @@ use torus_explorer::models::bounds::bound;
 use torus_explorer::sim::Simulation;
 use torus_explorer::Scenario;
 
-/// Runs `cycles` cycles at the injection channel's limit (one flit/node/cycle, more than twice
-/// the saturation load of every algorithm here), then lets the labelled messages drain.
+/// Runs `cycles` cycles at the injection channel's limit (one flit/node/cycle, past the
+/// saturation load of every algorithm here; under uniform traffic not twice it, since the
+/// adaptive ones accept up to 0.6: tests/soak.rs loads each to at least twice), then lets the
+/// labelled messages drain.
 fn overload(routing: &str, traffic: &str, cycles: u64) {
     let s = Scenario::parse(&format!(
         "k=8&routing={routing}&traffic={traffic}&len=4&rate=0.25&buf=4&warmup=0&cycles={cycles}&seed=11"

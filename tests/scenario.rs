@@ -71,6 +71,10 @@ fn bad_inputs_name_their_key() {
         ("k", "k", "key=value"),
         ("k=%FF", "k", "UTF-8"),
         ("k=%G1", "k", "malformed"),
+        // A faulty key is named as written, escaped onto one short line.
+        ("%FF=1", "%FF", "not UTF-8 in the key"),
+        ("a%0Ab=1", "a\\nb", "unknown key"),
+        ("k\nn", "k\\nn", "key=value"),
         ("routing=minad&vcs=2", "vcs", "at least 3"),
         ("routing=dor&vcs=1", "vcs", "unsafe=1"),
         ("scout=2", "scout", "switching=scouting"),

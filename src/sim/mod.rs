@@ -23,6 +23,7 @@
 //! buffers hold at least 2 flits (credits come back one cycle after a flit leaves, so a 1-flit
 //! buffer passes a flit every other cycle).
 
+mod deadlock;
 mod scouting;
 pub mod stats;
 
@@ -32,6 +33,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
+pub use deadlock::DeadlockCycle;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use std::collections::VecDeque;
 
@@ -112,6 +114,8 @@ pub struct LiveStats {
     pub accepted_flits_per_node_cycle: f64,
     pub flits_in_network: u64,
     pub messages_queued: u64,
+    /// A source queue has reached its cap and the network is still moving: the offered load is
+    /// past saturation. Never set together with `deadlock`.
     pub saturated: bool,
     pub deadlock: bool,
 }
@@ -132,11 +136,17 @@ pub struct RunReport {
     pub messages_labelled: u64,
     /// Cycles simulated in all: warm-up, window and drain.
     pub cycles: u64,
+    /// The network kept moving but did not carry the offered load (a source queue reached its
+    /// cap, the drain had to stop generation, or less than 95% of the offered flits were
+    /// accepted). Never set together with `deadlock`, where nothing moves at all.
     pub saturated: bool,
     pub deadlock: bool,
-    /// Network VCs (`channel · V + v`) whose blocked headers were waiting when deadlock was
-    /// declared.
+    /// When `deadlock`: one cycle of network VCs (`channel · V + v`) waiting for each other,
+    /// in waiting order (each waits for the next, the last for the first); see
+    /// [`Simulation::deadlock_cycle`].
     pub deadlock_vcs: Vec<u32>,
+    /// The channel (`node · 2n + port`) of each VC in `deadlock_vcs`.
+    pub deadlock_channels: Vec<u32>,
     pub latency_histogram: Histogram,
     /// Per channel (`node · 2n + port`): fraction of the window's cycles it carried a flit.
     pub channel_utilisation: Vec<f64>,
@@ -899,11 +909,7 @@ impl Simulation {
         let offered = s.offered_flits_per_node_cycle();
         let accepted = s.accepted_flits_per_node_cycle();
         let pv = s.busy_vc_distribution();
-        let deadlock_vcs = if self.deadlock {
-            (0..self.net_vcs).filter(|&vc| self.blocked[vc as usize] == 1).collect()
-        } else {
-            Vec::new()
-        };
+        let deadlock_cycle = if self.deadlock { self.deadlock_cycle() } else { DeadlockCycle::default() };
         RunReport {
             scenario: self.scenario.canonical(),
             latency_mean: s.latency_mean(),
@@ -919,9 +925,11 @@ impl Simulation {
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,
-            saturated: self.saturated || accepted < 0.95 * offered || s.some_source_fell_behind(self.len as u32),
+            saturated: !self.deadlock
+                && (self.saturated || accepted < 0.95 * offered || s.some_source_fell_behind(self.len as u32)),
             deadlock: self.deadlock,
-            deadlock_vcs,
+            deadlock_vcs: deadlock_cycle.vcs,
+            deadlock_channels: deadlock_cycle.channels,
             latency_histogram: s.histogram(),
             channel_utilisation: s.channel_utilisation(),
             multiplexing_degree: multiplexing_degree(&pv),
@@ -956,7 +964,7 @@ impl Simulation {
             accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle() } else { 0.0 },
             flits_in_network: self.flits_in_network,
             messages_queued: self.messages_queued,
-            saturated: self.saturated,
+            saturated: self.saturated && !self.deadlock,
             deadlock: self.deadlock,
         }
     }

@@ -1,0 +1,59 @@
+// Native = wasm: the same scenarios through `torus run` and through the WebAssembly build in
+// Node must give the same report, field for field and bit for bit (both sides print floats with
+// serde_json's shortest round-trip form, so equal parsed doubles are equal bits). Only
+// `wall_seconds`, which the CLI adds, is left out.
+//
+// Needs `make wasm` (www/pkg) and `cargo build --release` (target/release/torus); TORUS and
+// WASM_PKG override the two paths. Run with `node --test tests/node/`.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const torus = process.env.TORUS ?? path.join(root, 'target/release/torus');
+const pkg = process.env.WASM_PKG ?? path.join(root, 'www/pkg');
+const glue = path.join(pkg, 'torus_explorer.js');
+
+const SCENARIOS = [
+  'k=4&rate=0.01&len=4&warmup=200&cycles=3000',
+  'k=8&routing=duato&traffic=tornado&rate=0.02&len=8&warmup=500&cycles=5000&seed=3',
+  'k=8&routing=minad&traffic=uniform&rate=0.05&len=4&warmup=500&cycles=4000&seed=9',
+  'k=5&n=3&routing=dor&traffic=bitcomp&rate=0.01&len=16&vcs=4&buf=2&warmup=100&cycles=2000',
+  // Past saturation: the source-queue cap and the drain under load.
+  'k=4&n=2&routing=dor&traffic=uniform&rate=0.25&len=4&warmup=0&cycles=3000',
+  // A deadlock: the watchdog and the reported cycle of VCs.
+  'k=4&n=1&routing=dor&vcs=1&unsafe=1&len=8&rate=0.12&warmup=0&cycles=50000',
+];
+
+const missing = [torus, glue].filter((p) => !existsSync(p));
+
+test('torus run and the wasm run() report identical statistics', { skip: missing.length > 0 && `missing ${missing.join(', ')}` }, async () => {
+  const wasm = await import(glue);
+  await wasm.default({ module_or_path: readFileSync(path.join(pkg, 'torus_explorer_bg.wasm')) });
+  for (const scenario of SCENARIOS) {
+    const native = JSON.parse(execFileSync(torus, ['run', scenario], { encoding: 'utf8' }));
+    delete native.wall_seconds;
+    const fromWasm = JSON.parse(wasm.run(scenario));
+    assert.deepEqual(fromWasm, native, scenario);
+  }
+});
+
+test('a rejected scenario gives the same one-line error natively and in wasm', { skip: missing.length > 0 && `missing ${missing.join(', ')}` }, async () => {
+  const wasm = await import(glue);
+  await wasm.default({ module_or_path: readFileSync(path.join(pkg, 'torus_explorer_bg.wasm')) });
+  for (const scenario of ['k=1', 'rate=NaN', 'a%0Ab=1', 'vcs=1000000', 'x'.repeat(5000)]) {
+    let nativeError;
+    try {
+      execFileSync(torus, ['run', scenario], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      assert.equal(e.status, 2, scenario);
+      nativeError = e.stderr.trim().replace(/^torus: /, '');
+    }
+    assert.ok(nativeError, `${scenario.slice(0, 40)}: torus run should fail`);
+    assert.throws(() => wasm.run(scenario), (e) => e.message === nativeError, scenario.slice(0, 40));
+  }
+});

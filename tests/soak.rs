@@ -1,0 +1,130 @@
+//! The overload soak in miniature (`scripts/soak.sh` runs it for 10⁶–10⁷ cycles): every routing
+//! algorithm the simulator implements, at its default (deadlock-free) VC count, is driven for
+//! 10⁵ cycles at the injection limit (one flit per node per cycle) with tornado traffic, on the
+//! smaller of an 8-ary and a 16-ary 2-cube where that is at least twice its saturation bound,
+//! and then must report saturation and no deadlock, deliver every labelled message, and keep
+//! its heap bounded and flat once the source queues are full. Flit and credit conservation are
+//! checked every cycle (debug builds).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use torus_explorer::experiment::parallel_map;
+use torus_explorer::models::bounds;
+use torus_explorer::scenario::RoutingKind;
+use torus_explorer::sim::{RunReport, Simulation, SOURCE_QUEUE_CAP};
+use torus_explorer::Scenario;
+
+/// Counts the heap per thread, so that algorithms soaking on parallel threads are measured
+/// apart (each simulation lives and dies on one thread).
+struct CountingAllocator;
+
+thread_local! {
+    static HEAP_IN_USE: Cell<isize> = const { Cell::new(0) };
+    static HEAP_PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(delta: isize) {
+    let _ = HEAP_IN_USE.try_with(|in_use| {
+        in_use.set(in_use.get() + delta);
+        let _ = HEAP_PEAK.try_with(|peak| peak.set(peak.get().max(in_use.get())));
+    });
+}
+
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            count(layout.size() as isize);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        count(-(layout.size() as isize));
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn heap_in_use() -> isize {
+    HEAP_IN_USE.with(Cell::get)
+}
+
+const CYCLES: u64 = 100_000;
+/// The heap a soak may reach: the source queues are capped at `SOURCE_QUEUE_CAP` messages per
+/// node, and each message costs under 256 bytes in the message table (with its growth slack);
+/// the network and the statistics add a few MB. Growth past this would be a leak.
+fn heap_max(s: &Scenario) -> isize {
+    (s.nodes() * SOURCE_QUEUE_CAP * 256 + (8 << 20)) as isize
+}
+/// Heap growth allowed over the second half of the window, when the queues are already full:
+/// one doubling of a small table at most.
+const LATE_GROWTH_MAX: isize = 4 << 20;
+
+/// The soak scenario of an algorithm this build implements (`None` otherwise): tornado on the
+/// smaller torus where twice its saturation bound fits through the injection channel — 8-ary
+/// for minimal routing (bound a third of capacity), 16-ary for load-balancing routing (every
+/// bound is at most the capacity 8/k, half the injection limit there).
+fn soak_scenario(routing: RoutingKind) -> Option<Scenario> {
+    let at = |k: u32| {
+        Scenario::parse(&format!(
+            "k={k}&n=2&routing={routing}&traffic=tornado&len=4&buf=4&rate=0.25&seed=7&warmup=0&cycles={CYCLES}"
+        ))
+        .expect("valid soak scenario")
+    };
+    Simulation::new(&at(8)).ok()?;
+    let fits = |s: &Scenario| 2.0 * bounds::bound(s).saturation_rate.expect("tornado loads the channels") <= s.rate;
+    let s = [at(8), at(16)].into_iter().find(fits);
+    assert!(s.is_some(), "{routing}: saturation bound above half the injection limit even on a 16-ary torus");
+    s
+}
+
+/// What one soak measured: the report, and the thread's heap peak, half-way and at the end of
+/// the window (bytes above what it held before).
+struct Soak {
+    scenario: Scenario,
+    report: RunReport,
+    peak: isize,
+    half_way: isize,
+    window_end: isize,
+}
+
+fn soak(s: &Scenario) -> Soak {
+    let baseline = heap_in_use();
+    HEAP_PEAK.with(|p| p.set(baseline));
+    let mut sim = Simulation::new(s).unwrap();
+    for _ in 0..CYCLES / 2 {
+        sim.step();
+    }
+    let half_way = heap_in_use() - baseline;
+    for _ in CYCLES / 2..CYCLES {
+        sim.step();
+    }
+    let window_end = heap_in_use() - baseline;
+    let report = sim.run();
+    let peak = HEAP_PEAK.with(Cell::get) - baseline;
+    Soak { scenario: s.clone(), report, peak, half_way, window_end }
+}
+
+#[test]
+fn every_algorithm_survives_overload_with_bounded_memory() {
+    let scenarios: Vec<Scenario> = RoutingKind::ALL.iter().filter_map(|&r| soak_scenario(r)).collect();
+    assert!(scenarios.len() >= 3, "dor, duato and minad at least");
+    for Soak { scenario: s, report: r, peak, half_way, window_end } in parallel_map(&scenarios, soak) {
+        let routing = s.routing;
+        assert!(!r.deadlock, "{routing} deadlocked: {:?}", r.deadlock_vcs);
+        assert!(r.saturated, "{routing} at twice its saturation load must report saturation");
+        assert!(r.messages_labelled > 0);
+        assert_eq!(r.messages_measured, r.messages_labelled, "{routing}: labelled messages lost");
+        // The sources stall when their queues are full, so the report's offered load is what
+        // got generated; the load asked for is the scenario's.
+        let accepted = r.accepted_flits_per_node_cycle;
+        assert!(accepted <= 0.5 * s.offered_flits(), "{routing}: accepted {accepted}, so the load is not twice saturation");
+        assert!(peak <= heap_max(&s), "{routing}: heap peaked at {peak} bytes");
+        assert!(
+            window_end <= half_way + LATE_GROWTH_MAX,
+            "{routing}: heap grew from {half_way} to {window_end} bytes in the second half"
+        );
+    }
+}
