@@ -37,7 +37,7 @@ cli:
 
 browser-test: $(NPM_STAMP)
 	@echo "==> browser tests (headless Chromium via playwright-core)"
-	node --test --test-concurrency=1 tests/browser/
+	node --test --test-concurrency=1 tests/browser/ tests/node/
 
 dist: wasm
 	@echo "==> writing dist/torus-explorer.html (glue, JS, CSS and wasm inlined)"
