@@ -114,14 +114,30 @@ pub struct BenchResult {
     pub seconds: f64,
     pub cycles_per_second: f64,
     pub ns_per_flit_hop: f64,
+    pub ns_per_cycle: f64,
+    /// Flit-hops per node per cycle: the traffic the cost should follow.
+    pub flit_hops_per_node_cycle: f64,
 }
 
-/// The fixed benchmark scenarios (issue 2).
+/// The fixed benchmark scenarios: the reference point of issue 6 first, then adaptive
+/// algorithms and long messages below saturation.
 pub const BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=dor&traffic=uniform&len=1&rate=0.5&vcs=2&buf=8",
     "k=8&routing=dor&traffic=uniform&len=16&rate=0.02",
     "k=8&routing=minad&traffic=tornado&len=16&rate=0.01",
+    "k=8&routing=goal&traffic=uniform&len=1&rate=0.25&vcs=3&buf=8",
+    "k=8&routing=duato&traffic=uniform&len=16&rate=0.03&vcs=4&buf=8",
+    "k=8&routing=minad&traffic=uniform&len=1&rate=0.5&vcs=3&buf=8",
 ];
+
+/// Scaling benchmarks (`torus bench --scaling`): DOR, uniform traffic, 16-flit messages;
+/// first k = 4..32 at a fixed load per node (0.05 flits/node/cycle), then k = 8 at loads from
+/// 0.01 to 0.4 flits/node/cycle.
+pub fn scaling_scenarios() -> Vec<String> {
+    let by_size = [4, 8, 16, 32].map(|k| format!("k={k}&routing=dor&traffic=uniform&len=16&rate={}", 0.05 / 16.0));
+    let by_load = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4].map(|f| format!("k=8&routing=dor&traffic=uniform&len=16&rate={}", f / 16.0));
+    by_size.into_iter().chain(by_load).collect()
+}
 
 /// Times `cycles` simulated cycles after a warm-up of `cycles / 10`.
 pub fn bench(s: &Scenario, cycles: u64) -> BenchResult {
@@ -143,5 +159,7 @@ pub fn bench(s: &Scenario, cycles: u64) -> BenchResult {
         seconds,
         cycles_per_second: cycles as f64 / seconds,
         ns_per_flit_hop: seconds * 1e9 / flit_hops.max(1) as f64,
+        ns_per_cycle: seconds * 1e9 / cycles as f64,
+        flit_hops_per_node_cycle: flit_hops as f64 / cycles as f64 / sim.torus().nodes() as f64,
     }
 }

@@ -45,9 +45,9 @@ pub struct Torus {
     nodes: u32,
     /// `neighbour[u · 2n + p]`: the node that port `p` of node `u` leads to.
     neighbour: Vec<Node>,
-    /// `coords[u · n + d]`: coordinate of node `u` along dimension `d` (k ≤ 256), so routing
-    /// decisions need no division.
-    coords: Vec<u8>,
+    /// `coords[u][d]`: coordinate of node `u` along dimension `d` (k ≤ 256, n ≤ 3, padded to
+    /// 4 bytes), so routing decisions need no division and one load gives every coordinate.
+    coords: Vec<[u8; 4]>,
 }
 
 impl Torus {
@@ -57,7 +57,8 @@ impl Torus {
         let ports = 2 * n;
         assert!(k <= 256, "coordinates are stored in a byte");
         let mut neighbour = Vec::with_capacity((nodes * ports) as usize);
-        let mut coords = Vec::with_capacity((nodes * n) as usize);
+        assert!(n <= 3, "coordinates are stored for at most 3 dimensions");
+        let mut coords = Vec::with_capacity(nodes as usize);
         for u in 0..nodes {
             for p in 0..ports {
                 let d = port_dim(p);
@@ -69,7 +70,11 @@ impl Torus {
                 };
                 neighbour.push(u - x * step + nx * step);
             }
-            coords.extend((0..n).map(|d| coordinate_of(u, d, k) as u8));
+            let mut c = [0u8; 4];
+            for d in 0..n {
+                c[d as usize] = coordinate_of(u, d, k) as u8;
+            }
+            coords.push(c);
         }
         Torus { k, n, nodes, neighbour, coords }
     }
@@ -106,7 +111,12 @@ impl Torus {
     }
 
     pub fn coordinate(&self, node: Node, dim: u32) -> u32 {
-        self.coords[(node * self.n + dim) as usize] as u32
+        self.coords[node as usize][dim as usize] as u32
+    }
+
+    /// Every coordinate of a node at once (unused dimensions 0).
+    pub fn coordinates_of(&self, node: Node) -> [u8; 4] {
+        self.coords[node as usize]
     }
 
     pub fn coordinates(&self, node: Node) -> Vec<u32> {
@@ -150,7 +160,8 @@ impl Torus {
         let o = self.offset(from, to, dim);
         match dir {
             Direction::Plus => o,
-            Direction::Minus => (self.k - o) % self.k,
+            Direction::Minus if o == 0 => 0,
+            Direction::Minus => self.k - o,
         }
     }
 

@@ -13,7 +13,9 @@ const USAGE: &str = "usage:
   torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
   torus saturation \"<scenario>\"          saturation throughput by search on the rate
   torus model \"<scenario>\"               the applicable analytical model and the throughput bound
-  torus bench [--json] [--cycles N]      simulator speed on fixed scenarios
+  torus bench [--json] [--cycles N] [--scaling]
+                                         simulator speed on fixed scenarios (--scaling: cost
+                                         against network size and load)
   torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
@@ -115,21 +117,26 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             println!("{}", json(&experiment::saturation(&s)));
         }
         "bench" => {
-            reject_unknown(args, &["--json", "--cycles="], 1)?;
+            reject_unknown(args, &["--json", "--cycles=", "--scaling"], 1)?;
             let cycles = match option(args, "--cycles")? {
                 Some(v) => v.parse::<u64>().ok().filter(|&c| c >= 10).ok_or_else(|| Fail(format!("--cycles must be an integer >= 10, got `{v}`")))?,
                 None => 200_000,
             };
             let as_json = args.iter().any(|a| a == "--json");
-            for text in BENCH_SCENARIOS {
+            let scenarios: Vec<String> = if args.iter().any(|a| a == "--scaling") {
+                experiment::scaling_scenarios()
+            } else {
+                BENCH_SCENARIOS.iter().map(|s| s.to_string()).collect()
+            };
+            for text in &scenarios {
                 let s = Scenario::parse(text)?;
                 let r = experiment::bench(&s, cycles);
                 if as_json {
                     println!("{}", json(&r));
                 } else {
                     println!(
-                        "{:>12.0} cycles/s {:>8.1} ns/flit-hop  {}",
-                        r.cycles_per_second, r.ns_per_flit_hop, text
+                        "{:>12.0} cycles/s {:>8.1} ns/flit-hop {:>10.0} ns/cycle  {}",
+                        r.cycles_per_second, r.ns_per_flit_hop, r.ns_per_cycle, text
                     );
                 }
             }

@@ -297,10 +297,16 @@ pub trait Routing {
 /// (ascending unless the algorithm chose another) with hops left, on its dateline class. `None`
 /// at the phase target.
 pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Port, bool)> {
-    plan.order()
-        .dims(t.n)
-        .find(|&d| plan.remaining(t, at, d) > 0)
-        .map(|d| (plan.direction(d).port(d), plan.wrapped(t, at, d)))
+    // Hops are left in a dimension exactly when the coordinates differ there, whichever the
+    // direction; this runs once per header per router, so it reads each node's coordinates once.
+    let (here, there) = (t.coordinates_of(at), t.coordinates_of(plan.target));
+    let d = plan.order().dims(t.n).find(|&d| here[d as usize] != there[d as usize])?;
+    let (x, start) = (here[d as usize], plan.start[d as usize]);
+    let wrapped = match plan.direction(d) {
+        Direction::Plus => x < start,
+        Direction::Minus => x > start,
+    };
+    Some((plan.direction(d).port(d), wrapped))
 }
 
 /// Builds the algorithm a scenario names.

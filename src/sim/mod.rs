@@ -27,7 +27,7 @@ mod deadlock;
 mod scouting;
 pub mod stats;
 
-use crate::routing::{self, Candidates, RoutePlan, Routing, EJECT};
+use crate::routing::{self, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
@@ -35,7 +35,8 @@ use crate::traffic::Pattern;
 use serde::Serialize;
 pub use deadlock::DeadlockCycle;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 const NONE: u32 = u32::MAX;
 /// `out[vc]` of a VC whose message leaves through the ejection channel.
@@ -214,9 +215,36 @@ pub struct Simulation {
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
     next_arrival: Vec<f64>,
-    /// Flits buffered at each router (plus 1 while its injection VC is active): idle routers
-    /// are skipped.
-    router_load: Vec<u32>,
+    /// Arrival calendar: each node's next arrival as `cycle · 2¹⁶ + node` (at most 2¹⁶
+    /// nodes), so that generation costs what arrives rather than a look at every node every
+    /// cycle. Popping in order visits the nodes of one cycle in ascending order, as a sweep
+    /// over all nodes would.
+    arrivals: BinaryHeap<Reverse<u64>>,
+    // Active lists, so that a cycle costs what moves rather than the size of the network. A
+    // router's input VCs (network input ports in port order, then injection) have local
+    // indices `port · V + v`, the injection VC `2n · V`.
+    /// Per router: its input VCs by local index.
+    input_vcs: Vec<u32>,
+    /// Per VC: its local index at its router.
+    local_index: Vec<u8>,
+    /// Input VCs per router (2n · V + 1, at most 97).
+    locals: u32,
+    /// Input port of each local index.
+    local_port: Vec<u8>,
+    /// Per network VC: its channel and that channel's output port at the upstream router
+    /// (tables rather than divisions by V in the inner loop).
+    channel_of_vc: Vec<u32>,
+    port_of_vc: Vec<u8>,
+    /// Per router: bit `i` set while local input VC `i` holds flits.
+    active_vcs: Vec<u128>,
+    /// Bit per router: set while it has an active input VC.
+    active_routers: Vec<u64>,
+    /// Per channel: flits in the downstream buffers of its VCs (spent credits), for the
+    /// selection policy.
+    channel_queued: Vec<u16>,
+    /// At the router being allocated: input VCs whose front message has an output (routed
+    /// earlier, or just now), with their input port.
+    routed: Vec<(u32, u8)>,
     queue_cap: usize,
     messages: Vec<Message>,
     free_messages: Vec<u32>,
@@ -271,12 +299,26 @@ impl Simulation {
                 in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
             }
         }
-        let router_of_vc = (0..net_vcs)
+        let router_of_vc: Vec<Node> = (0..net_vcs)
             .map(|vc| torus.neighbour(torus.channel_source(vc / s.vcs), (vc / s.vcs) % ports))
             .chain(0..nodes)
             .collect();
+        let locals = ports * s.vcs + 1;
+        let mut input_vcs = Vec::with_capacity((nodes * locals) as usize);
+        let mut local_index = vec![0u8; all_vcs];
+        for u in 0..nodes {
+            for port in 0..ports {
+                for v in 0..s.vcs {
+                    let vc = in_channel[(u * ports + port) as usize] * s.vcs + v;
+                    local_index[vc as usize] = (port * s.vcs + v) as u8;
+                    input_vcs.push(vc);
+                }
+            }
+            local_index[(net_vcs + u) as usize] = (ports * s.vcs) as u8;
+            input_vcs.push(net_vcs + u);
+        }
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
-        let next_arrival = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
+        let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let window_end = s.warmup + s.cycles;
         let routing = routing::build(s);
         Ok(Simulation {
@@ -305,16 +347,26 @@ impl Simulation {
             in_channel,
             router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
+            arrivals: next_arrival.iter().enumerate().map(|(u, &t)| Reverse(arrival_key(t, u as Node))).collect(),
             next_arrival,
-            router_load: vec![0; nodes as usize],
+            input_vcs,
+            local_index,
+            locals,
+            local_port: (0..locals).map(|i| (i / s.vcs) as u8).collect(),
+            channel_of_vc: (0..net_vcs).map(|vc| vc / s.vcs).collect(),
+            port_of_vc: (0..net_vcs).map(|vc| (vc / s.vcs % ports) as u8).collect(),
+            active_vcs: vec![0; nodes as usize],
+            active_routers: vec![0; nodes.div_ceil(64) as usize],
+            channel_queued: vec![0; channels as usize],
+            routed: Vec::with_capacity(locals as usize),
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
             messages: Vec::new(),
             free_messages: Vec::new(),
             next_id: 0,
             moves: Vec::with_capacity(nodes as usize * (ports as usize + 1)),
             candidates: Candidates::default(),
-            waiting: Vec::with_capacity((ports * s.vcs + 1) as usize),
-            requests: Vec::with_capacity((ports * s.vcs + 1) as usize),
+            waiting: Vec::with_capacity(locals as usize),
+            requests: Vec::with_capacity(locals as usize),
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
             broadcasts: Vec::new(),
             free_broadcasts: Vec::new(),
@@ -397,10 +449,14 @@ impl Simulation {
             self.deliver_acks();
         }
         self.moves.clear();
-        for u in 0..self.torus.nodes() {
-            if self.router_load[u as usize] > 0 {
-                self.allocate_vcs(u);
-                self.allocate_switch(u);
+        for w in 0..self.active_routers.len() {
+            // Routers that become active during the sweep (a backtracked header) have nothing
+            // to do before the next cycle.
+            let mut routers = self.active_routers[w];
+            while routers != 0 {
+                let u = w as u32 * 64 + routers.trailing_zeros();
+                routers &= routers - 1;
+                self.allocate(u);
             }
         }
         self.apply_moves();
@@ -441,7 +497,12 @@ impl Simulation {
 
     fn generate(&mut self) {
         let now = self.cycle;
-        for u in 0..self.torus.nodes() {
+        while let Some(&Reverse(key)) = self.arrivals.peek() {
+            if key >> 16 > now {
+                break;
+            }
+            self.arrivals.pop();
+            let u = (key & 0xffff) as Node;
             while self.next_arrival[u as usize] < (now + 1) as f64 {
                 if self.source_queue[u as usize].len() >= self.queue_cap {
                     self.saturated = true;
@@ -456,6 +517,7 @@ impl Simulation {
                     self.create_message(u, dest, NONE);
                 }
             }
+            self.arrivals.push(Reverse(arrival_key(self.next_arrival[u as usize], u)));
         }
     }
 
@@ -564,7 +626,25 @@ impl Simulation {
             self.sent[vc] = 0;
             self.out[vc] = NONE;
             self.messages[slot as usize].header_ready = ready;
-            self.router_load[node as usize] += 1;
+            self.mark_active(vc as u32);
+        }
+    }
+
+    /// A VC's buffer received its first flit: its router has work.
+    fn mark_active(&mut self, vc: u32) {
+        let u = self.router_of_vc[vc as usize] as usize;
+        if self.active_vcs[u] == 0 {
+            self.active_routers[u / 64] |= 1 << (u % 64);
+        }
+        self.active_vcs[u] |= 1 << self.local_index[vc as usize];
+    }
+
+    /// A VC's buffer became empty.
+    fn mark_idle(&mut self, vc: u32) {
+        let u = self.router_of_vc[vc as usize] as usize;
+        self.active_vcs[u] &= !(1 << self.local_index[vc as usize]);
+        if self.active_vcs[u] == 0 {
+            self.active_routers[u / 64] &= !(1 << (u % 64));
         }
     }
 
@@ -579,26 +659,44 @@ impl Simulation {
         }
     }
 
-    /// VC allocation at router `u`: headers at the front of their input VC, oldest first,
-    /// each take the preferred free VC among the routing algorithm's candidates.
-    fn allocate_vcs(&mut self, u: Node) {
+    /// Allocation at router `u`, over its input VCs that hold flits.
+    ///
+    /// 1. VC allocation: headers at the front of their input VC, oldest first, each take the
+    ///    preferred free VC among the routing algorithm's candidates.
+    /// 2. Switch allocation: a maximal matching of input ports to output ports (and the
+    ///    ejection channel) built in age order. Every VC with a flit, an allocated output and
+    ///    a credit requests; requests are granted oldest first while both its input port and
+    ///    its output are still unused this cycle.
+    fn allocate(&mut self, u: Node) {
         self.waiting.clear();
-        for port in 0..=self.ports {
-            for vc in self.input_port_vcs(u, port) {
-                let i = vc as usize;
-                if self.flits[i] > 0 && self.out[i] == NONE && self.sent[i] == 0 {
-                    let m = &self.messages[self.front(vc) as usize];
-                    // A header that backtracked into this router this cycle moves again next cycle.
-                    if m.header_ready <= self.cycle {
-                        self.waiting.push((m.id, vc));
-                    }
+        self.routed.clear();
+        let base = (u * self.locals) as usize;
+        let mut active = self.active_vcs[u as usize];
+        while active != 0 {
+            let local = active.trailing_zeros();
+            active &= active - 1;
+            let vc = self.input_vcs[base + local as usize];
+            if self.out[vc as usize] == NONE {
+                let m = &self.messages[self.front(vc) as usize];
+                // A header that backtracked into this router this cycle moves again next cycle.
+                if m.header_ready <= self.cycle {
+                    self.waiting.push((m.id, vc));
                 }
+            } else {
+                self.routed.push((vc, self.local_port[local as usize]));
             }
         }
-        if self.waiting.is_empty() {
-            return;
+        if !self.waiting.is_empty() {
+            self.allocate_vcs(u);
         }
-        self.waiting.sort_unstable();
+        self.allocate_switch();
+    }
+
+    /// VC allocation for the headers in `waiting`.
+    fn allocate_vcs(&mut self, u: Node) {
+        if self.waiting.len() > 1 {
+            self.waiting.sort_unstable();
+        }
         for w in 0..self.waiting.len() {
             let vc = self.waiting[w].1 as usize;
             let slot = self.front(vc as u32) as usize;
@@ -613,8 +711,10 @@ impl Simulation {
                     self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
                     if chosen != EJECT_VC {
                         self.owner[chosen as usize] = slot as u32;
-                        self.change_busy(chosen / self.vcs, 1, self.cycle);
+                        self.change_busy(self.channel_of_vc[chosen as usize], 1, self.cycle);
                     }
+                    let port = self.local_port[self.local_index[vc] as usize];
+                    self.routed.push((vc as u32, port));
                 }
                 None => {
                     if !(self.scout > 0 && self.backtrack(vc as u32, slot as u32)) {
@@ -639,7 +739,8 @@ impl Simulation {
     }
 
     fn select_among(&self, u: Node, skip: Port) -> Option<u32> {
-        let mut best: Option<(u8, u32, u32)> = None;
+        // (priority, free VC, channel, flits queued downstream once needed)
+        let mut best: Option<(u8, u32, u32, Option<u16>)> = None;
         for c in self.candidates.as_slice() {
             if c.port == EJECT {
                 return Some(EJECT_VC);
@@ -647,13 +748,14 @@ impl Simulation {
             if c.port == skip {
                 continue;
             }
-            if let Some((priority, _, _)) = best {
+            if let Some((priority, ..)) = best {
                 if c.priority > priority {
                     break;
                 }
             }
-            let base = self.torus.channel(u, c.port) * self.vcs;
-            let mut mask = c.vcs & ((1u64 << self.vcs) - 1) as u32;
+            let channel = self.torus.channel(u, c.port);
+            let base = channel * self.vcs;
+            let mut mask = c.vcs & VcSets { vcs: self.vcs }.all();
             let mut free = None;
             while mask != 0 {
                 let v = mask.trailing_zeros();
@@ -665,34 +767,40 @@ impl Simulation {
                 mask &= mask - 1;
             }
             let Some(vc) = free else { continue };
-            let queued: u32 = (base..base + self.vcs).map(|i| (self.buf - self.credits[i as usize]) as u32).sum();
-            if best.is_none_or(|(p, q, _)| (c.priority, queued) < (p, q)) {
-                best = Some((c.priority, queued, vc));
-            }
+            // The queue lengths matter only between candidates of equal priority.
+            best = match best {
+                Some((p, _, _, _)) if c.priority < p => Some((c.priority, vc, channel, None)),
+                Some((p, best_vc, best_channel, best_queued)) => {
+                    let best_queued = best_queued.unwrap_or(self.channel_queued[best_channel as usize]);
+                    let queued = self.channel_queued[channel as usize];
+                    if queued < best_queued {
+                        Some((p, vc, channel, Some(queued)))
+                    } else {
+                        Some((p, best_vc, best_channel, Some(best_queued)))
+                    }
+                }
+                None => Some((c.priority, vc, channel, None)),
+            };
         }
-        best.map(|(_, _, vc)| vc)
+        best.map(|(_, vc, _, _)| vc)
     }
 
-    /// Switch allocation at router `u`: a maximal matching of input ports to output ports (and
-    /// the ejection channel) built in age order. Every VC with a flit, an allocated output and
-    /// a credit requests; requests are granted oldest first while both its input port and its
-    /// output are still unused this cycle.
-    fn allocate_switch(&mut self, u: Node) {
+    /// Switch allocation over the VCs in `routed`.
+    fn allocate_switch(&mut self) {
         self.requests.clear();
-        for port in 0..=self.ports {
-            for vc in self.input_port_vcs(u, port) {
-                let i = vc as usize;
-                let out = self.out[i];
-                if out == NONE || self.flits[i] == 0 || (out != EJECT_VC && self.credits[out as usize] == 0) {
-                    continue;
-                }
-                if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
-                    continue;
-                }
-                let out_port = if out == EJECT_VC { self.ports } else { (out / self.vcs) % self.ports };
-                let id = self.messages[self.front(vc) as usize].id;
-                self.requests.push((id, vc, port as u8, out_port as u8));
+        for r in 0..self.routed.len() {
+            let (vc, port) = self.routed[r];
+            let i = vc as usize;
+            let out = self.out[i];
+            if out != EJECT_VC && self.credits[out as usize] == 0 {
+                continue;
             }
+            if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
+                continue;
+            }
+            let out_port = if out == EJECT_VC { self.ports as u8 } else { self.port_of_vc[out as usize] };
+            let id = self.messages[self.front(vc) as usize].id;
+            self.requests.push((id, vc, port, out_port));
         }
         if self.requests.len() > 1 {
             self.requests.sort_unstable();
@@ -740,15 +848,22 @@ impl Simulation {
             }
             let t = to as usize;
             let buf = self.buf as u32;
-            let at = to * buf + (self.fifo_head[t] as u32 + self.flits[t] as u32) % buf;
+            let mut at = self.fifo_head[t] as u32 + self.flits[t] as u32;
+            if at >= buf {
+                at -= buf;
+            }
+            let at = to * buf + at;
             self.fifo[at as usize] = slot;
+            if self.flits[t] == 0 {
+                self.mark_active(to);
+            }
             self.flits[t] += 1;
             self.credits[t] -= 1;
+            let channel = self.channel_of_vc[t] as usize;
+            self.channel_queued[channel] += 1;
             self.flits_in_network += 1;
             self.flit_hops += 1;
-            let downstream = self.vc_router(to);
-            self.router_load[downstream as usize] += 1;
-            self.stats.channel_flit(now, (to / self.vcs) as usize);
+            self.stats.channel_flit(now, channel);
             if header {
                 let m = &mut self.messages[slot as usize];
                 m.hops += 1;
@@ -756,7 +871,7 @@ impl Simulation {
             }
             if tail {
                 self.owner[t] = NONE;
-                self.change_busy(to / self.vcs, -1, now + 1);
+                self.change_busy(channel as u32, -1, now + 1);
             }
         }
     }
@@ -766,21 +881,23 @@ impl Simulation {
     fn depart(&mut self, vc: u32, tail: bool, now: u64) {
         let v = vc as usize;
         self.flits[v] -= 1;
+        if self.flits[v] == 0 {
+            self.mark_idle(vc);
+        }
         self.sent[v] += 1;
-        let router = self.vc_router(vc);
         if vc < self.net_vcs {
-            self.fifo_head[v] = ((self.fifo_head[v] as u32 + 1) % self.buf as u32) as u16;
+            let head = self.fifo_head[v] + 1;
+            self.fifo_head[v] = if head == self.buf { 0 } else { head };
             self.credits[v] += 1;
+            self.channel_queued[self.channel_of_vc[v] as usize] -= 1;
             self.flits_in_network -= 1;
-            self.router_load[router as usize] -= 1;
         }
         if tail {
             self.sent[v] = 0;
             self.out[v] = NONE;
             if vc >= self.net_vcs {
                 self.owner[v] = NONE;
-                self.router_load[router as usize] -= 1;
-                self.start_injection(router, now + 1);
+                self.start_injection(self.vc_router(vc), now + 1);
             }
         }
     }
@@ -853,6 +970,17 @@ impl Simulation {
             buffered += f as u64;
         }
         assert_eq!(buffered, self.flits_in_network);
+        for vc in 0..self.flits.len() as u32 {
+            let u = self.vc_router(vc) as usize;
+            let active = self.active_vcs[u] >> self.local_index[vc as usize] & 1 == 1;
+            assert_eq!(active, self.flits[vc as usize] > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
+            assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1 == 1, self.active_vcs[u] != 0, "cycle {}: router {u}'s active bit is stale", self.cycle);
+        }
+        for (channel, &queued) in self.channel_queued.iter().enumerate() {
+            let vcs = channel as u32 * self.vcs..(channel as u32 + 1) * self.vcs;
+            let spent: u32 = vcs.map(|vc| (self.buf - self.credits[vc as usize]) as u32).sum();
+            assert_eq!(queued as u32, spent, "cycle {}: channel {channel}'s queue count is stale", self.cycle);
+        }
         let injecting: u64 = (self.net_vcs as usize..self.flits.len()).map(|vc| self.flits[vc] as u64).sum();
         let queued = self.messages_queued * self.len as u64;
         assert_eq!(
@@ -968,6 +1096,13 @@ impl Simulation {
             deadlock: self.deadlock,
         }
     }
+}
+
+/// The calendar key of an arrival at time `t` at `node`: the cycle in which it is generated
+/// (the first `c` with `t < c + 1`; capped for the infinite gap of a zero rate), then the node.
+fn arrival_key(t: f64, node: Node) -> u64 {
+    const NEVER: u64 = (1 << 47) - 1;
+    (t as u64).min(NEVER) << 16 | node as u64
 }
 
 /// Simulates a scenario from start to finish, exactly as `torus run` does.

@@ -85,12 +85,15 @@ impl Simulation {
         self.flits[v] = 0;
         self.fifo_head[v] = ((self.fifo_head[v] as u32 + 1) % self.buf as u32) as u16;
         self.credits[v] += 1;
+        self.channel_queued[channel as usize] -= 1;
         self.owner[v] = NONE;
         self.flits_in_network -= 1;
-        let here = self.vc_router(vc);
-        self.router_load[here as usize] -= 1;
+        self.mark_idle(vc);
         self.change_busy(channel, -1, self.cycle + 1);
         // Re-enter `previous` at the front, to be routed again.
+        if self.flits[p] == 0 {
+            self.mark_active(previous);
+        }
         if injecting {
             self.flits[p] += 1;
         } else {
@@ -99,8 +102,8 @@ impl Simulation {
             self.fifo[(previous * buf + self.fifo_head[p] as u32) as usize] = slot;
             self.flits[p] += 1;
             self.credits[p] -= 1;
+            self.channel_queued[(previous / self.vcs) as usize] += 1;
             self.flits_in_network += 1;
-            self.router_load[previous_router as usize] += 1;
         }
         self.sent[p] = 0;
         self.out[p] = NONE;
