@@ -17,8 +17,10 @@ pub struct Duato {
 
 /// Adaptive candidates on every productive port of the quadrant, at `priority`.
 pub(super) fn productive_ports(t: &Torus, at: Node, plan: &RoutePlan, vcs: u32, priority: u8, out: &mut Candidates) {
+    // Hops are left in a dimension exactly when the coordinates differ there.
+    let (here, there) = (t.coordinates_of(at), t.coordinates_of(plan.target));
     for d in 0..t.n {
-        if plan.remaining(t, at, d) > 0 {
+        if here[d as usize] != there[d as usize] {
             out.push(plan.direction(d).port(d), vcs, priority);
         }
     }
