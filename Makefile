@@ -18,7 +18,7 @@ NPM_STAMP := node_modules/.package-lock.json
 
 
 .PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
-.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli bench-page clean
+.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli bench bench-page clean
 
 serve: wasm
 	@echo "==> serving www/ at http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
@@ -72,6 +72,11 @@ wasm-bindgen-cli:
 $(NPM_STAMP): package.json package-lock.json
 	@echo "==> installing npm packages (npm ci: playwright-core, binaryen, uplot, esbuild)"
 	npm ci
+
+bench: wasm cli
+	@echo "==> simulator speed: native torus bench, the same scenarios in wasm under Node, scaling"
+	node scripts/bench-node.mjs
+	target/release/torus bench --scaling --cycles 50000
 
 bench-page: wasm cli
 	@echo "==> page speed in headless Chromium (frame-rate limit off) beside native torus bench"

@@ -13,6 +13,7 @@
 #   SOAK_SCENARIO_LARGE  used instead when twice the saturation is past the injection limit
 #                  there (load-balancing routing); default the same on a 16-ary 2-cube, where
 #                  no algorithm saturates above half the limit
+#   SOAK_ALGORITHMS  space-separated routing names to soak (default: every one this build runs)
 #   SOAK_JOBS      runs at once (default: number of CPUs)
 #   SOAK_OUT       markdown output (default target/soak.md)
 #   TORUS          the binary (default target/release/torus, built if missing)
@@ -43,6 +44,9 @@ for r in $names; do
         algorithms+=("$r")
     fi
 done
+if [[ -n "${SOAK_ALGORITHMS:-}" ]]; then
+    read -r -a algorithms <<<"$SOAK_ALGORITHMS"
+fi
 [[ ${#algorithms[@]} -gt 0 ]] || { echo "soak: no routing algorithm found in $torus" >&2; exit 2; }
 
 work="$(mktemp -d)"

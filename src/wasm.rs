@@ -152,6 +152,11 @@ impl Explorer {
         self.sim.vc_blocked().as_ptr()
     }
 
+    /// Flit-hops moved over network channels so far (the unit of `torus bench`).
+    pub fn flit_hops(&self) -> f64 {
+        self.sim.flit_hops() as f64
+    }
+
     /// Live statistics as JSON.
     pub fn live_stats(&self) -> String {
         json(&self.sim.live_stats())
