@@ -2,7 +2,7 @@
 // simulation on the main thread, drawn from typed-array views of wasm memory), live
 // statistics, the background load sweep and whole runs in a worker, presets, export, and the
 // console API window.torusExplorer.
-import { loadWasm, Runner } from './wasm-loader.js';
+import { loadWasm, RunnerPool } from './wasm-loader.js';
 import { TorusView, FREE, neighbour } from './render.js';
 import { Charts } from './charts.js';
 import { PRESETS } from './presets.js';
@@ -42,8 +42,8 @@ class App {
   constructor(api, memory, runner) {
     this.api = api;
     this.memory = memory;
-    // One worker for whole runs and the sweep, in order, so that with two cores the animation
-    // keeps one to itself.
+    // Workers for whole runs and the sweep: one per core beyond the one the animation keeps
+    // (on two cores, a single worker), see RunnerPool.
     this.runner = runner;
     this.schema = JSON.parse(api.scenario_schema());
     this.view = new TorusView($('torus'));
@@ -660,26 +660,31 @@ class App {
     const warmup = Math.min(Number(get(base, 'warmup')), SWEEP_MAX_WARMUP);
     const cycles = Math.min(Number(get(base, 'cycles')), SWEEP_MAX_CYCLES);
     const rates = Array.from({ length: SWEEP_POINTS }, (_, i) => Number(((top * (i + 1)) / SWEEP_POINTS).toPrecision(3)));
-    const next = async (i) => {
-      if (i >= rates.length || generation !== this.sweepGeneration) return;
-      const s = withKey(withKey(withKey(base, 'rate', rates[i]), 'warmup', warmup), 'cycles', cycles);
-      try {
-        const r = await this.runner.run(s);
-        if (generation !== this.sweepGeneration) return;
-        this.charts.addSweepPoint({
-          rate: rates[i],
-          latency: r.messages_measured > 0 ? r.latency_mean : null,
-          ci: r.latency_ci95,
-          offered: r.offered_flits_per_node_cycle / this.capacity,
-          accepted: r.accepted_flits_per_node_cycle / this.capacity,
-          report: r,
-        });
-      } catch (err) {
-        console.warn(`sweep point at rate ${rates[i]}: ${err.message}`);
+    // One lane per worker of the pool, each taking the next rate when its last point is done,
+    // so the points run side by side and a newer scenario stops the lanes at once. The chart
+    // sorts the points by rate as they arrive.
+    let next = 0;
+    const lane = async () => {
+      while (next < rates.length && generation === this.sweepGeneration) {
+        const i = next++;
+        const s = withKey(withKey(withKey(base, 'rate', rates[i]), 'warmup', warmup), 'cycles', cycles);
+        try {
+          const r = await this.runner.run(s);
+          if (generation !== this.sweepGeneration) return;
+          this.charts.addSweepPoint({
+            rate: rates[i],
+            latency: r.messages_measured > 0 ? r.latency_mean : null,
+            ci: r.latency_ci95,
+            offered: r.offered_flits_per_node_cycle / this.capacity,
+            accepted: r.accepted_flits_per_node_cycle / this.capacity,
+            report: r,
+          });
+        } catch (err) {
+          console.warn(`sweep point at rate ${rates[i]}: ${err.message}`);
+        }
       }
-      next(i + 1);
     };
-    next(0);
+    for (let w = 0; w < this.runner.size; w++) lane();
   }
 
   run() {
@@ -718,7 +723,7 @@ class App {
 
 async function main() {
   const { api, memory, module } = await loadWasm();
-  const app = new App(api, memory, new Runner(module));
+  const app = new App(api, memory, new RunnerPool(module));
   const linkError = location.hash.length > 1 ? app.apply(location.hash.slice(1), { context: 'link' }) : null;
   if (!app.scenario) app.apply(api.default_scenario());
   if (linkError) app.showError('link', linkError, 'The page shows the default scenario instead.');
@@ -736,6 +741,8 @@ async function main() {
     run: () => app.run(),
     presets: () => PRESETS.map((p) => ({ title: p.title, scenario: p.scenario })),
     loadPreset: (i) => app.loadPreset(i),
+    results: () => app.results(),
+    workers: () => app.runner.size,
   };
   if (!reducedMotion) app.play();
   requestAnimationFrame((t) => app.frame(t));

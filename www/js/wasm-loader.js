@@ -25,6 +25,38 @@ export async function loadWasm() {
   return { api: bindings, memory: exports.memory, module };
 }
 
+// Workers for background work: one per core beyond the one the animation keeps, at least one,
+// at most four (a sweep has a handful of points).
+export function poolSize() {
+  const cores = Number(navigator.hardwareConcurrency) || 2;
+  return Math.max(1, Math.min(cores - 1, 4));
+}
+
+// Whole runs and model evaluations over a pool of workers: each request goes to the worker with
+// the fewest outstanding, so a sweep's points run side by side. Each run stays single-threaded
+// and deterministic, so where it runs does not change its result.
+export class RunnerPool {
+  constructor(module, size = poolSize()) {
+    this.runners = Array.from({ length: size }, () => new Runner(module));
+  }
+
+  get size() {
+    return this.runners.length;
+  }
+
+  pick() {
+    return this.runners.reduce((best, r) => (r.pending.size < best.pending.size ? r : best));
+  }
+
+  run(scenario) {
+    return this.pick().run(scenario);
+  }
+
+  model(scenario, rates) {
+    return this.pick().model(scenario, rates);
+  }
+}
+
 // Whole runs and model evaluations in a worker; requests are answered in order.
 export class Runner {
   constructor(module) {
