@@ -905,6 +905,7 @@ impl Simulation {
     fn deliver(&mut self, slot: u32, now: u64) {
         let m = self.messages[slot as usize];
         if m.broadcast != NONE {
+            self.stats.copy_delivered(now, m.src, self.len as u32);
             self.free_messages.push(slot);
             self.broadcast_received(m.broadcast, m.plan.dest, now);
             return;

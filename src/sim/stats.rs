@@ -182,6 +182,14 @@ impl Stats {
         self.busy_vc_time[busy] += cycles;
     }
 
+    /// A one-hop copy of a broadcast of `flits` sent by `src` arrived in `cycle`: it counts
+    /// towards what `src` got through, as its generation counted towards what `src` offered.
+    pub fn copy_delivered(&mut self, cycle: u64, src: u32, flits: u32) {
+        if self.in_window(cycle) {
+            self.per_source_flits[src as usize] += flits as u64;
+        }
+    }
+
     pub fn delivered(&mut self, d: &Delivery) {
         if self.in_window(d.delivered) {
             let flits = d.flits;
