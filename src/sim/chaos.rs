@@ -113,3 +113,111 @@ impl Simulation {
         held
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn quiet(text: &str) -> Simulation {
+        let mut sim = Simulation::new(&Scenario::parse(text).unwrap()).unwrap();
+        sim.set_traffic(false);
+        sim.record_deliveries();
+        sim
+    }
+
+    /// The shared-queue slots of router `u` that hold flits: (message, flits).
+    fn queue(sim: &Simulation, u: Node) -> Vec<(u32, u16)> {
+        let slots = sim.mq_base + u * sim.mq..sim.mq_base + (u + 1) * sim.mq;
+        slots.filter(|&vc| sim.flits[vc as usize] > 0).map(|vc| (sim.owner[vc as usize], sim.flits[vc as usize])).collect()
+    }
+
+    #[test]
+    fn chaos_queues_a_blocked_header_and_deflects_it_when_the_queue_is_full() {
+        // A ring of 8, 2-flit packets, 2-flit buffers, a 1-packet shared queue. Network VC
+        // `2·node + port`: VC 2 is channel 1→2 (buffered at node 2), VC 4 channel 2→3, VC 5
+        // channel 2→1 (buffered at node 1).
+        let mut sim = quiet("k=8&n=1&routing=chaos&len=2&buf=2&mq=1&warmup=0&cycles=100");
+        let a = sim.send(1, 3);
+        let b = sim.send(2, 3);
+        // Cycle 0: A's header crosses 1→2, B's 2→3.
+        sim.step();
+        assert_eq!((sim.owner[2], sim.owner[4]), (a, b));
+        // Cycle 1: 2→3 still belongs to B (its tail crosses now), so A's header moves into
+        // node 2's shared queue, and A's tail follows it to node 2.
+        sim.step();
+        assert_eq!(queue(&sim, 2), [(a, 1)]);
+        assert_eq!((sim.flits[2], sim.flits[4]), (1, 1));
+        assert_eq!(sim.misroutes, 0);
+        // Cycle 2: 2→3 is free, but B's tail still fills half its buffer: no room for the whole
+        // of A. The queue is full, so A, its oldest packet, is deflected onto the only output
+        // with room, 2→1; its tail moves into the queue behind it. B's tail is delivered.
+        sim.step();
+        assert_eq!(sim.misroutes, 1);
+        assert_eq!((sim.owner[5], sim.flits[5]), (a, 1));
+        assert_eq!(queue(&sim, 2), [(a, 1)]);
+        let delivered = sim.take_deliveries();
+        assert_eq!(delivered.iter().map(|d| (d.src, d.hops, d.delivered)).collect::<Vec<_>>(), [(2, 1, 2)]);
+        // Cycle 3: A's header turns back minimally into 1→2, emptied by A's tail a cycle ago;
+        // the tail leaves the queue for 2→1 and the slot is free again.
+        sim.step();
+        assert_eq!((sim.owner[2], sim.flits[2], sim.flits[5]), (a, 1, 1));
+        assert!(queue(&sim, 2).is_empty());
+        assert_eq!(sim.mq_free[2], 1);
+        while sim.flits_in_network > 0 {
+            sim.step();
+        }
+        // A went 1→2→1 and then minimally 1→2→3: two hops more than its distance.
+        let a_delivered = sim.take_deliveries();
+        assert_eq!(a_delivered.iter().map(|d| (d.src, d.hops)).collect::<Vec<_>>(), [(1, 4)]);
+        assert_eq!(sim.misroutes, 1);
+    }
+
+    #[test]
+    fn chaos_deflections_each_add_two_hops_on_a_ring() {
+        // More packets on the same ring: node 2's queue keeps filling. A deflection from node 2
+        // lands two hops from node 3, one hop farther, so each costs exactly two hops.
+        let mut sim = quiet("k=8&n=1&routing=chaos&len=2&buf=2&mq=1&warmup=0&cycles=100");
+        for _ in 0..3 {
+            sim.send(1, 3);
+            sim.send(2, 3);
+        }
+        while sim.messages_queued > 0 || sim.flits_in_network > 0 || sim.active_routers[0] != 0 {
+            sim.step();
+        }
+        let delivered = sim.take_deliveries();
+        assert_eq!(delivered.len(), 6);
+        let extra: u32 = delivered.iter().map(|d| d.hops - sim.torus.distance(d.src, d.dest)).sum();
+        assert!(sim.misroutes > 0);
+        assert_eq!(extra as u64, 2 * sim.misroutes);
+    }
+
+    #[test]
+    fn chaos_takes_minimal_paths_at_low_load() {
+        // At 5% of capacity the 64-packet queues never fill: no deflection, every packet minimal.
+        let s = Scenario::parse("k=8&routing=chaos&traffic=uniform&len=1&buf=8&rate=0.05&warmup=0&cycles=3000&seed=5").unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.record_deliveries();
+        for _ in 0..3000 {
+            sim.step();
+        }
+        let delivered = sim.take_deliveries();
+        assert!(delivered.len() > 5000, "{}", delivered.len());
+        assert!(delivered.iter().all(|d| d.hops == sim.torus.distance(d.src, d.dest)));
+        assert_eq!(sim.misroutes, 0);
+    }
+
+    #[test]
+    fn chaos_runs_are_a_function_of_the_seed() {
+        // Past saturation on bit-complement traffic with small queues, where deflections (drawn
+        // from the routing stream) happen.
+        let run = |seed| {
+            let text = format!("k=4&routing=chaos&traffic=bitcomp&len=2&buf=2&mq=2&rate=0.4&warmup=200&cycles=1500&seed={seed}");
+            crate::sim::run(&Scenario::parse(&text).unwrap()).unwrap()
+        };
+        let (first, again, other) = (run(3), run(3), run(4));
+        assert!(first.misroutes > 0 && !first.deadlock);
+        assert_eq!(first, again);
+        assert_ne!(first.misroutes, other.misroutes);
+    }
+}
