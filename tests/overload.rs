@@ -44,7 +44,7 @@ fn nbc_survives_a_million_cycles_of_overload() {
 
 #[test]
 fn every_algorithm_survives_adversarial_overload() {
-    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive"] {
+    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive", "chaos"] {
         for traffic in ["tornado", "bitcomp", "transpose", "hotspot"] {
             overload(routing, traffic, 20_000);
         }
