@@ -15,6 +15,7 @@ impl Simulation {
     /// the shared queue; the oldest one waiting in a full queue (the first tried this cycle,
     /// since the queue is served first, oldest first) is deflected to a random output with room
     /// for the whole packet. Injection waits.
+    #[cold]
     pub(super) fn shared_queue_fallback(&mut self, u: Node, vc: u32, deflection_tried: &mut bool) -> Option<u32> {
         if vc < self.net_vcs {
             let free = self.mq_free[u as usize];
@@ -55,6 +56,7 @@ impl Simulation {
 
     /// A flit of message `slot` arrives in shared-queue slot `to`; a header is routed from the
     /// next cycle. It is still in the network but has not crossed a channel.
+    #[cold]
     pub(super) fn enter_shared_queue(&mut self, to: u32, slot: u32, header: bool, now: u64) {
         let t = to as usize;
         if self.flits[t] == 0 {
@@ -68,6 +70,7 @@ impl Simulation {
     }
 
     /// The tail left shared-queue slot `vc`: the slot is free for the next blocked header.
+    #[cold]
     pub(super) fn leave_shared_queue(&mut self, vc: u32) {
         self.owner[vc as usize] = NONE;
         let u = self.vc_router(vc);

@@ -514,17 +514,15 @@ impl Simulation {
             self.deliver_acks();
         }
         self.moves.clear();
-        for w in 0..self.active_routers.len() {
-            // Routers that become active during the sweep (a backtracked header) have nothing
-            // to do before the next cycle.
-            let mut routers = self.active_routers[w];
-            while routers != 0 {
-                let u = w as u32 * 64 + routers.trailing_zeros();
-                routers &= routers - 1;
-                self.allocate(u);
-            }
+        // Chaos's shared queue and cut-through run in their own instance of the allocation and
+        // movement code, so that the other algorithms pay nothing for them.
+        if self.mq > 0 {
+            self.allocate_routers::<true>();
+            self.apply_moves::<true>();
+        } else {
+            self.allocate_routers::<false>();
+            self.apply_moves::<false>();
         }
-        self.apply_moves();
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
             self.deadlock = true;
         }
@@ -534,6 +532,20 @@ impl Simulation {
         self.cycle += 1;
         if self.cycle == self.stats.window_start || self.cycle == self.stats.window_end {
             self.flush_busy_time();
+        }
+    }
+
+    /// Allocation at every router with an active input VC.
+    fn allocate_routers<const CHAOS: bool>(&mut self) {
+        for w in 0..self.active_routers.len() {
+            // Routers that become active during the sweep (a backtracked header) have nothing
+            // to do before the next cycle.
+            let mut routers = self.active_routers[w];
+            while routers != 0 {
+                let u = w as u32 * 64 + routers.trailing_zeros();
+                routers &= routers - 1;
+                self.allocate::<CHAOS>(u);
+            }
         }
     }
 
@@ -696,6 +708,7 @@ impl Simulation {
     }
 
     /// A VC's buffer received its first flit: its router has work.
+    #[inline]
     fn mark_active(&mut self, vc: u32) {
         let u = self.router_of_vc[vc as usize] as usize;
         if self.active_vcs[u] == 0 {
@@ -705,6 +718,7 @@ impl Simulation {
     }
 
     /// A VC's buffer became empty.
+    #[inline]
     fn mark_idle(&mut self, vc: u32) {
         let u = self.router_of_vc[vc as usize] as usize;
         self.active_vcs[u] &= !(1 << self.local_index[vc as usize]);
@@ -732,7 +746,7 @@ impl Simulation {
     ///    ejection channel) built in age order. Every VC with a flit, an allocated output and
     ///    a credit requests; requests are granted oldest first while both its input port and
     ///    its output are still unused this cycle.
-    fn allocate(&mut self, u: Node) {
+    fn allocate<const CHAOS: bool>(&mut self, u: Node) {
         self.waiting.clear();
         self.routed.clear();
         let base = (u * self.locals) as usize;
@@ -745,21 +759,22 @@ impl Simulation {
                 let m = &self.messages[self.front(vc) as usize];
                 // A header that backtracked into this router this cycle moves again next cycle.
                 if m.header_ready <= self.cycle {
-                    self.waiting.push((m.id | self.local_class[local as usize], vc));
+                    let age = if CHAOS { m.id | self.local_class[local as usize] } else { m.id };
+                    self.waiting.push((age, vc));
                 }
             } else {
                 self.routed.push((vc, self.local_port[local as usize]));
             }
         }
         if !self.waiting.is_empty() {
-            self.allocate_vcs(u);
+            self.allocate_vcs::<CHAOS>(u);
         }
-        self.allocate_switch();
+        self.allocate_switch::<CHAOS>();
     }
 
     /// VC allocation for the headers in `waiting`. Under chaos a header no output can take
     /// falls back on the router's shared queue ([`Simulation::shared_queue_fallback`]).
-    fn allocate_vcs(&mut self, u: Node) {
+    fn allocate_vcs<const CHAOS: bool>(&mut self, u: Node) {
         if self.waiting.len() > 1 {
             self.waiting.sort_unstable();
         }
@@ -768,21 +783,21 @@ impl Simulation {
             let vc = self.waiting[w].1;
             let slot = self.front(vc);
             let s = slot as usize;
-            if self.mq > 0 && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
+            if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
                 self.blocked[vc as usize] = 1;
                 continue;
             }
             self.candidates.clear();
             self.routing.candidates(&self.torus, u, &mut self.messages[s].plan, &mut self.candidates);
-            match self.select(u, self.messages[s].avoid_port) {
+            match self.select::<CHAOS>(u, self.messages[s].avoid_port) {
                 Some(chosen) => {
                     self.messages[s].avoid_port = NO_PORT;
                     let m = &self.messages[s];
                     self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
-                    self.grant(u, vc, slot, chosen);
+                    self.grant::<CHAOS>(u, vc, slot, chosen);
                 }
-                None if self.mq > 0 => match self.shared_queue_fallback(u, vc, &mut deflection_tried) {
-                    Some(chosen) => self.grant(u, vc, slot, chosen),
+                None if CHAOS => match self.shared_queue_fallback(u, vc, &mut deflection_tried) {
+                    Some(chosen) => self.grant::<CHAOS>(u, vc, slot, chosen),
                     None => self.blocked[vc as usize] = 1,
                 },
                 None => {
@@ -796,17 +811,18 @@ impl Simulation {
 
     /// The header of message `slot` at the front of input VC `vc` of router `u` takes output
     /// `chosen` (a network VC, the ejection channel or a shared-queue slot).
-    fn grant(&mut self, u: Node, vc: u32, slot: u32, chosen: u32) {
+    #[inline]
+    fn grant<const CHAOS: bool>(&mut self, u: Node, vc: u32, slot: u32, chosen: u32) {
         let i = vc as usize;
         self.out[i] = chosen;
         self.blocked[i] = 0;
         if chosen != EJECT_VC {
             self.owner[chosen as usize] = slot;
-            if chosen < self.net_vcs {
+            if !CHAOS || chosen < self.net_vcs {
                 self.change_busy(self.channel_of_vc[chosen as usize], 1, self.cycle);
             }
         }
-        if self.mq > 0 && self.is_injection(vc) {
+        if CHAOS && self.is_injection(vc) {
             self.outstanding[u as usize] += 1;
         }
         let port = self.local_port[self.local_index[i] as usize];
@@ -817,16 +833,16 @@ impl Simulation {
     /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
     /// lowest-numbered free VC of the candidate's set. A header that has just backtracked off
     /// `avoid` takes that port again only if no other candidate has a free VC.
-    fn select(&self, u: Node, avoid: Port) -> Option<u32> {
+    fn select<const CHAOS: bool>(&self, u: Node, avoid: Port) -> Option<u32> {
         if avoid != NO_PORT {
-            if let Some(vc) = self.select_among(u, avoid) {
+            if let Some(vc) = self.select_among::<CHAOS>(u, avoid) {
                 return Some(vc);
             }
         }
-        self.select_among(u, NO_PORT)
+        self.select_among::<CHAOS>(u, NO_PORT)
     }
 
-    fn select_among(&self, u: Node, skip: Port) -> Option<u32> {
+    fn select_among<const CHAOS: bool>(&self, u: Node, skip: Port) -> Option<u32> {
         // (priority, free VC, channel, flits queued downstream once needed)
         let mut best: Option<(u8, u32, u32, Option<u16>)> = None;
         for c in self.candidates.as_slice() {
@@ -850,7 +866,7 @@ impl Simulation {
                 let i = (base + v) as usize;
                 if self.owner[i] == NONE
                     && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0)
-                    && self.credits[i] >= self.cut_through
+                    && (!CHAOS || self.credits[i] >= self.cut_through)
                 {
                     free = Some(base + v);
                     break;
@@ -877,7 +893,7 @@ impl Simulation {
     }
 
     /// Switch allocation over the VCs in `routed`.
-    fn allocate_switch(&mut self) {
+    fn allocate_switch<const CHAOS: bool>(&mut self) {
         self.requests.clear();
         for r in 0..self.routed.len() {
             let (vc, port) = self.routed[r];
@@ -885,7 +901,7 @@ impl Simulation {
             let out = self.out[i];
             // Only network VCs have credits: the ejection channel and a shared-queue slot always
             // take the flit.
-            if out < self.net_vcs && self.credits[out as usize] == 0 {
+            if (if CHAOS { out < self.net_vcs } else { out != EJECT_VC }) && self.credits[out as usize] == 0 {
                 continue;
             }
             if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
@@ -898,19 +914,34 @@ impl Simulation {
         if self.requests.len() > 1 {
             self.requests.sort_unstable();
         }
-        let (mut inputs_used, mut outputs_used) = (0u128, 0u128);
+        let (mut inputs_used, mut outputs_used) = (0u32, 0u32);
         for r in 0..self.requests.len() {
             let (_, vc, in_port, out_port) = self.requests[r];
-            if inputs_used >> in_port & 1 == 0 && outputs_used >> out_port & 1 == 0 {
-                inputs_used |= 1 << in_port;
-                outputs_used |= 1 << out_port;
+            let (in_bit, out_bit) = if CHAOS {
+                (self.port_bit(in_port), self.port_bit(out_port))
+            } else {
+                (1 << in_port, 1 << out_port)
+            };
+            if inputs_used & in_bit == 0 && outputs_used & out_bit == 0 {
+                inputs_used |= in_bit;
+                outputs_used |= out_bit;
                 self.moves.push(Move { from: vc, to: self.out[vc as usize] });
             }
         }
     }
 
+    /// A switch port's bit in the matching's masks: none for a shared-queue slot's port, which
+    /// only the slot's one packet ever uses, so that the masks stay 32 bits wide.
+    fn port_bit(&self, port: u8) -> u32 {
+        if port as u32 > self.ports {
+            0
+        } else {
+            1 << port
+        }
+    }
+
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
-    fn apply_moves(&mut self) {
+    fn apply_moves<const CHAOS: bool>(&mut self) {
         let now = self.cycle;
         if !self.moves.is_empty() {
             self.last_move = now;
@@ -921,8 +952,8 @@ impl Simulation {
             let header = self.sent[from as usize] == 0;
             let tail = self.sent[from as usize] + 1 == self.len;
             let first_data_flit = self.sent[from as usize] == 1;
-            self.depart(from, tail, now);
-            if header && self.is_injection(from) {
+            self.depart::<CHAOS>(from, tail, now);
+            if header && from >= self.net_vcs && (!CHAOS || from < self.mq_base) {
                 self.messages[slot as usize].injected = now;
             }
             if self.scout > 0 {
@@ -939,7 +970,7 @@ impl Simulation {
                 }
                 continue;
             }
-            if to >= self.mq_base {
+            if CHAOS && to >= self.mq_base {
                 self.enter_shared_queue(to, slot, header, now);
                 continue;
             }
@@ -975,7 +1006,7 @@ impl Simulation {
 
     /// The front flit leaves `vc`: its credit goes back upstream (usable next cycle), and when
     /// it is the tail the VC's routing state is cleared for the next message.
-    fn depart(&mut self, vc: u32, tail: bool, now: u64) {
+    fn depart<const CHAOS: bool>(&mut self, vc: u32, tail: bool, now: u64) {
         let v = vc as usize;
         self.flits[v] -= 1;
         if self.flits[v] == 0 {
@@ -988,13 +1019,13 @@ impl Simulation {
             self.credits[v] += 1;
             self.channel_queued[self.channel_of_vc[v] as usize] -= 1;
             self.flits_in_network -= 1;
-        } else if vc >= self.mq_base {
+        } else if CHAOS && vc >= self.mq_base {
             self.flits_in_network -= 1;
         }
         if tail {
             self.sent[v] = 0;
             self.out[v] = NONE;
-            if vc >= self.mq_base {
+            if CHAOS && vc >= self.mq_base {
                 self.leave_shared_queue(vc);
             } else if vc >= self.net_vcs {
                 self.owner[v] = NONE;
