@@ -2,7 +2,8 @@
 //!
 //! State lives in flat arrays indexed by virtual channel: network VC `channel · V + v` (its
 //! buffer sits at the downstream router of `channel`), then one injection VC per node, then the
-//! Q packet slots of each node's shared queue (`routing=chaos` only, see [`chaos`]).
+//! Q packet slots of each node's shared queue (`routing=chaos` only, see
+//! [`crate::routing::chaos`]).
 //!
 //! Wormhole switching: a header allocates an output VC, which then belongs to its message until
 //! the tail has been sent across it; from the next cycle the upstream router may allocate it to
@@ -14,9 +15,10 @@
 //! One [`Simulation::step`] is one cycle, in fixed phases:
 //! 1. generate: Poisson arrivals join the source queues;
 //! 2. at every busy router: VC allocation (headers, oldest message first, candidates from the
-//!    routing algorithm), then switch allocation (one flit per input port and per output port,
-//!    matched oldest first) — a header is routed and crosses the next channel in the cycle it
-//!    arrives;
+//!    routing algorithm; under chaos the shared queue first, injection last, and a header no
+//!    output can take moves into the shared queue or is deflected), then switch allocation (one
+//!    flit per input port and per output port, matched oldest first) — a header is routed and
+//!    crosses the next channel in the cycle it arrives;
 //! 3. apply the granted moves: flits arrive, credits return (usable next cycle), tails release
 //!    their VCs.
 //!
