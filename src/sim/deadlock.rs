@@ -45,7 +45,7 @@ impl Simulation {
         let mut feeder = vec![NONE; net_vcs];
         for a in 0..net_vcs {
             let out = self.out[a];
-            // Only network VCs take part: a chaos shared-queue slot is never waited for.
+            // Only network VCs take part: a chaos shared-queue slot takes every flit sent to it.
             if (out as usize) < net_vcs {
                 feeder[out as usize] = a as u32;
             }
