@@ -123,6 +123,8 @@ pub struct LiveStats {
     /// past saturation. Never set together with `deadlock`.
     pub saturated: bool,
     pub deadlock: bool,
+    /// `routing=chaos`: deflections so far (see [`RunReport::misroutes`]).
+    pub misroutes: u64,
 }
 
 /// The result of a full run (`torus run`): warm-up, measurement window, drain.
@@ -1235,6 +1237,7 @@ impl Simulation {
             messages_queued: self.messages_queued,
             saturated: self.saturated && !self.deadlock,
             deadlock: self.deadlock,
+            misroutes: self.misroutes,
         }
     }
 }
