@@ -120,7 +120,8 @@ pub struct BenchResult {
 }
 
 /// The fixed benchmark scenarios: the reference point of issue 6 first, then adaptive
-/// algorithms and long messages below saturation.
+/// algorithms and long messages below saturation, and chaos on seed 004's set-up at the load of
+/// the MIN AD line before it.
 pub const BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=dor&traffic=uniform&len=1&rate=0.5&vcs=2&buf=8",
     "k=8&routing=dor&traffic=uniform&len=16&rate=0.02",
@@ -128,6 +129,7 @@ pub const BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=goal&traffic=uniform&len=1&rate=0.25&vcs=3&buf=8",
     "k=8&routing=duato&traffic=uniform&len=16&rate=0.03&vcs=4&buf=8",
     "k=8&routing=minad&traffic=uniform&len=1&rate=0.5&vcs=3&buf=8",
+    "k=8&routing=chaos&traffic=uniform&len=1&rate=0.5&buf=8",
 ];
 
 /// Scaling benchmarks (`torus bench --scaling`): DOR, uniform traffic, 16-flit messages;

@@ -147,6 +147,11 @@ pub mod limits {
     pub const VCS: (u32, u32) = (1, 16);
     pub const BUF: (u32, u32) = (1, 256);
     pub const SCOUT: (u32, u32) = (0, 64);
+    /// Chaos's shared multiqueue, packets per node (0 for every other algorithm). At most 64:
+    /// the slots are extra inputs of the simulator's 128-bit masks of a router's inputs (2n
+    /// input buffers and injection, at most 7 for chaos, plus the slots), and the free slots
+    /// of a router fit one 64-bit mask.
+    pub const MQ: (u32, u32) = (0, 64);
     pub const WARMUP: (u64, u64) = (0, 100_000_000);
     pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
     /// Flit buffers in the whole network (nodes × 2n × vcs × buf) at most this many.
@@ -180,6 +185,8 @@ pub struct Scenario {
     /// Allow fewer VCs than the deadlock-avoidance scheme needs (deadlock demonstrations).
     #[serde(rename = "unsafe")]
     pub allow_unsafe: bool,
+    /// Q, packet slots of the shared multiqueue of each node (`routing=chaos` only; 0 otherwise).
+    pub mq: u32,
 }
 
 impl Default for Scenario {
@@ -200,6 +207,7 @@ impl Default for Scenario {
             warmup: 10_000,
             cycles: 100_000,
             allow_unsafe: false,
+            mq: 0,
         }
     }
 }
@@ -233,7 +241,7 @@ impl std::error::Error for ScenarioError {}
 /// The keys in canonical order.
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
-    "seed", "warmup", "cycles", "unsafe",
+    "seed", "warmup", "cycles", "unsafe", "mq",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -324,7 +332,7 @@ impl Scenario {
         let body = body.strip_prefix('#').or_else(|| body.strip_prefix('?')).unwrap_or(body);
         let mut s = Scenario::default();
         let mut seen = [false; KEYS.len()];
-        let mut vcs_given = false;
+        let (mut vcs_given, mut buf_given, mut mq_given) = (false, false, false);
         for pair in body.split('&') {
             if pair.trim().is_empty() {
                 continue;
@@ -361,17 +369,33 @@ impl Scenario {
                     s.vcs = parse_int(key, v, limits::VCS)?;
                     vcs_given = true;
                 }
-                "buf" => s.buf = parse_int(key, v, limits::BUF)?,
+                "buf" => {
+                    s.buf = parse_int(key, v, limits::BUF)?;
+                    buf_given = true;
+                }
                 "beta" => s.beta = parse_real(key, v, 0.0, 1.0, false)?,
                 "seed" => s.seed = parse_int(key, v, (0, u64::MAX))?,
                 "warmup" => s.warmup = parse_int(key, v, limits::WARMUP)?,
                 "cycles" => s.cycles = parse_int(key, v, limits::CYCLES)?,
                 "unsafe" => s.allow_unsafe = parse_int(key, v, (0u8, 1u8))? == 1,
+                "mq" => {
+                    s.mq = parse_int(key, v, limits::MQ)?;
+                    mq_given = true;
+                }
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
         if !vcs_given {
             s.vcs = s.routing.default_vcs(s.n);
+        }
+        if s.routing == RoutingKind::Chaos {
+            // Virtual cut-through needs a whole packet's room in every input buffer.
+            if !buf_given {
+                s.buf = s.buf.max(s.len);
+            }
+            if !mq_given {
+                s.mq = s.default_mq();
+            }
         }
         s.validate()?;
         Ok(s)
@@ -428,6 +452,35 @@ impl Scenario {
                 ),
             ));
         }
+        if self.routing == RoutingKind::Chaos {
+            if self.vcs != 1 {
+                return Err(ScenarioError::new(
+                    "vcs",
+                    format!("routing=chaos has one buffer per input port and no virtual channels: vcs must be 1, got {}", self.vcs),
+                ));
+            }
+            if self.buf < self.len {
+                return Err(ScenarioError::new(
+                    "buf",
+                    format!(
+                        "routing=chaos uses virtual cut-through, so an input buffer must hold a whole packet: \
+                         buf must be at least len = {}, got {}",
+                        self.len, self.buf
+                    ),
+                ));
+            }
+            if self.mq == 0 {
+                return Err(ScenarioError::new(
+                    "mq",
+                    format!("routing=chaos needs a shared queue of 1 to {} packets, got 0", limits::MQ.1),
+                ));
+            }
+        } else if self.mq != 0 {
+            return Err(ScenarioError::new(
+                "mq",
+                format!("the shared queue belongs to routing=chaos; routing={} needs mq=0, got {}", self.routing, self.mq),
+            ));
+        }
         if self.switching == Switching::Wormhole && self.scout != 0 {
             return Err(ScenarioError::new("scout", "a probe lead K > 0 needs switching=scouting"));
         }
@@ -469,6 +522,16 @@ impl Scenario {
         }
     }
 
+    /// The shared queue `routing=chaos` gets when the scenario does not set `mq`: seed 004 holds
+    /// the buffering per physical channel constant and gives CHAOS, which has no VCs, a larger
+    /// shared queue instead (§5.1). Against the 3-VC minimal adaptive routers it is compared
+    /// with (MIN AD, GOAL), chaos keeps one VC's buffer per input port and the queue takes the
+    /// other two: 2 · 2n · buf flits, as packets of `len` flits, within [`limits::MQ`]. The
+    /// paper's 8-flit VCs and one-flit packets on a 2-cube give 64 packets.
+    pub fn default_mq(&self) -> u32 {
+        (4 * self.n * self.buf / self.len).clamp(1, limits::MQ.1)
+    }
+
     /// Number of nodes, k^n.
     pub fn nodes(&self) -> usize {
         (self.k as usize).pow(self.n)
@@ -478,7 +541,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}",
             self.k,
             self.n,
             self.routing,
@@ -493,7 +556,8 @@ impl Scenario {
             self.seed,
             self.warmup,
             self.cycles,
-            self.allow_unsafe as u8
+            self.allow_unsafe as u8,
+            self.mq
         )
     }
 

@@ -8,9 +8,11 @@
 //! on every physical channel. The paper's GOAL router has 3 VCs of 8 flits, so every algorithm
 //! gets [`FLITS_PER_CHANNEL`] = 24 flits per physical channel, split into as many VCs as its
 //! deadlock-avoidance scheme needs ([`RoutingKind::min_vcs`]): DOR 2 × 12, MIN AD and GOAL
-//! 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS (no VCs; its shared queue is the router's
-//! business) 1 × 24. Loads and throughputs are fractions of capacity (8/k flits/node/cycle, so at k = 8
-//! and one-flit packets the rate itself).
+//! 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4. CHAOS has no VCs, and the paper enlarges its shared
+//! queue instead: one 8-flit input buffer per channel (a GOAL VC's depth) and the other 16 flits
+//! of each of the node's 2n channels in the shared queue, 64 one-flit packets
+//! ([`Scenario::default_mq`]). Loads and throughputs are fractions of capacity (8/k
+//! flits/node/cycle, so at k = 8 and one-flit packets the rate itself).
 //!
 //! Algorithms the simulator does not run yet are listed as such (see [`Roster`]) instead of
 //! failing the whole experiment: their bounds are still shown.
@@ -99,16 +101,24 @@ impl Effort {
     }
 }
 
-/// VCs and flits per VC for `routing` under constant total buffering (module documentation).
+/// VCs and flits per VC for `routing` under constant total buffering (module documentation):
+/// for CHAOS its one input buffer, as deep as a VC of the 3-VC GOAL router.
 pub fn buffering(routing: RoutingKind) -> (u32, u32) {
     let vcs = routing.min_vcs(2);
+    if routing == RoutingKind::Chaos {
+        return (vcs, FLITS_PER_CHANNEL / RoutingKind::Goal.min_vcs(2));
+    }
     (vcs, FLITS_PER_CHANNEL / vcs)
 }
 
 /// The paper's setup for one algorithm and pattern; `rate` is set by each experiment.
 pub fn scenario(routing: RoutingKind, traffic: TrafficKind, warmup: u64, cycles: u64) -> Scenario {
     let (vcs, buf) = buffering(routing);
-    Scenario { k: K, n: 2, routing, traffic, len: 1, vcs, buf, warmup, cycles, ..Scenario::default() }
+    let s = Scenario { k: K, n: 2, routing, traffic, len: 1, vcs, buf, warmup, cycles, ..Scenario::default() };
+    if routing == RoutingKind::Chaos {
+        return Scenario { mq: s.default_mq(), ..s };
+    }
+    s
 }
 
 /// Which requested algorithms the simulator runs now, and why the others are left out.
@@ -341,7 +351,7 @@ fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &
     let _ = writeln!(
         md,
         "Setup (seed 004 §5.1): {K}×{K} torus, 1-flit packets, {FLITS_PER_CHANNEL} flit buffers per physical channel \
-         for every algorithm (VCs × depth: DOR 2 × 12, MIN AD and GOAL 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS 1 × 24), \
+         for every algorithm (VCs × depth: DOR 2 × 12, MIN AD and GOAL 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS 1 × 8 plus a 64-packet shared queue per node), \
          age-based arbitration. Loads and throughputs are fractions of capacity (8/k flits/node/cycle = 1 at k = 8)."
     );
     let _ = writeln!(md, "\n{effort_line}\n\nWall time: {seconds:.0} s on {} cores.", experiment::threads());
@@ -870,9 +880,11 @@ mod tests {
         assert_eq!(buffering(RoutingKind::Goal), (3, 8), "the paper's GOAL router: 3 VCs of 8 flits");
         assert_eq!(buffering(RoutingKind::Dor), (2, 12));
         assert_eq!(buffering(RoutingKind::Val), (4, 6));
+        assert_eq!(buffering(RoutingKind::Chaos), (1, 8));
         for r in PAPER_ALGORITHMS {
-            let (vcs, buf) = buffering(r);
-            assert_eq!(vcs * buf, FLITS_PER_CHANNEL, "{r}");
+            let s = scenario(r, TrafficKind::Uniform, 0, 1);
+            // Flits per node: the input buffers of its 4 channels, plus CHAOS's shared queue.
+            assert_eq!(4 * s.vcs * s.buf + s.mq * s.len, 4 * FLITS_PER_CHANNEL, "{r}");
             assert!(scenario(r, TrafficKind::Uniform, 0, 1).validate().is_ok(), "{r}");
         }
     }

@@ -41,6 +41,7 @@ struct Schema {
     vcs: (u32, u32),
     buf: (u32, u32),
     scout: (u32, u32),
+    mq: (u32, u32),
     warmup: (u64, u64),
     cycles: (u64, u64),
 }
@@ -60,6 +61,7 @@ pub fn scenario_schema() -> String {
         vcs: limits::VCS,
         buf: limits::BUF,
         scout: limits::SCOUT,
+        mq: limits::MQ,
         warmup: limits::WARMUP,
         cycles: limits::CYCLES,
     })

@@ -43,8 +43,13 @@ fn nbc_survives_a_million_cycles_of_overload() {
 }
 
 #[test]
+fn chaos_survives_a_million_cycles_of_overload() {
+    overload("chaos", "uniform", 1_000_000);
+}
+
+#[test]
 fn every_algorithm_survives_adversarial_overload() {
-    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive"] {
+    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive", "chaos"] {
         for traffic in ["tornado", "bitcomp", "transpose", "hotspot"] {
             overload(routing, traffic, 20_000);
         }

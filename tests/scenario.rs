@@ -12,6 +12,8 @@ fn canonical_strings_round_trip() {
         "#k=5&n=3&routing=duato&vcs=6&rate=0.0001234&seed=18446744073709551615&warmup=0&cycles=1",
         "?traffic=hotspot&rate=1&len=4096&unsafe=1&vcs=1",
         "rate=0.1&beta=0.04&routing=duato",
+        "routing=chaos",
+        "k=4&n=3&routing=chaos&len=2&buf=3&mq=5",
     ] {
         let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let canonical = s.canonical();
@@ -37,6 +39,18 @@ fn defaults_follow_the_spec() {
     let rlb_vcs = |n| Scenario::parse(&format!("routing=rlb&k=4&n={n}")).unwrap().vcs;
     assert_eq!([rlb_vcs(1), rlb_vcs(2), rlb_vcs(3)], [2, 6, 16]);
     assert_eq!(Scenario::parse("routing=rlb&vcs=4").unwrap_err().key, "vcs");
+    // Chaos: one buffer per port, deep enough for a whole packet, and a shared queue of
+    // 2 · 2n · buf flits in packets (seed 004's constant buffering, 64 on its setup), at most 64.
+    let chaos = |text: &str| {
+        let s = Scenario::parse(&format!("routing=chaos{text}")).unwrap();
+        (s.vcs, s.buf, s.mq)
+    };
+    assert_eq!(chaos(""), (1, 16, 8));
+    assert_eq!(chaos("&len=1&buf=8"), (1, 8, 64));
+    assert_eq!(chaos("&len=4&buf=6&n=1"), (1, 6, 6));
+    assert_eq!(chaos("&len=1&buf=8&n=3&k=4"), (1, 8, 64));
+    assert_eq!(chaos("&len=3&mq=2"), (1, 4, 2));
+    assert_eq!(s.mq, 0, "no shared queue for other algorithms");
     // Percent-escapes and form spaces decode.
     assert_eq!(Scenario::parse("routing=%64or&k=%206").unwrap().k, 6);
 }
@@ -82,6 +96,11 @@ fn bad_inputs_name_their_key() {
         ("traffic=transpose&n=3&k=4", "traffic", "n = 2"),
         ("traffic=worstcase&routing=minad", "traffic", "oblivious"),
         ("traffic=hotspot&k=4", "traffic", "25 nodes"),
+        ("routing=chaos&vcs=2", "vcs", "vcs must be 1"),
+        ("routing=chaos&len=8&buf=4", "buf", "at least len = 8"),
+        ("routing=chaos&mq=0", "mq", "1 to 64"),
+        ("routing=chaos&mq=65", "mq", "from 0 to 64"),
+        ("mq=3", "mq", "routing=dor needs mq=0"),
     ];
     for &(input, key, words) in table {
         let e = Scenario::parse(input).expect_err(input);
@@ -99,7 +118,7 @@ fn random_inputs_never_panic() {
     let pieces = [
         "k", "n", "rate", "len", "vcs", "buf", "seed", "routing", "traffic", "=", "&", "%", "%2", "%E2%82", "é", "\u{0}",
         "-", "1", "0", "9999999999999999999999", "NaN", "inf", "1e308", "0.5", "dor", "goal", "uniform", "#", "?", " ",
-        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot",
+        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos",
     ];
     let mut rng = Rng::new(42, Stream::Traffic);
     for _ in 0..50_000 {

@@ -6,9 +6,10 @@
 //! lives here, in [`VcSets`], never repeated inside an algorithm.
 //!
 //! Each algorithm is one file: [`dor`], [`duato`], [`minad`], [`goal`], [`val`], [`romm`],
-//! [`rlb`], [`nbc`], [`adaptive`].
+//! [`rlb`], [`nbc`], [`adaptive`], [`chaos`].
 
 pub mod adaptive;
+pub mod chaos;
 pub mod dor;
 pub mod duato;
 pub mod goal;
@@ -322,7 +323,7 @@ pub fn build(s: &Scenario) -> Box<dyn Routing> {
         RoutingKind::Rlb => Box::new(rlb::Rlb { sets }),
         RoutingKind::Nbc => Box::new(nbc::Nbc::new(sets, s.k, s.n)),
         RoutingKind::Adaptive => Box::new(adaptive::Adaptive { sets }),
-        other => unreachable!("routing={other} is rejected by support::check_supported"),
+        RoutingKind::Chaos => Box::new(chaos::Chaos),
     }
 }
 

@@ -15,7 +15,7 @@
 //! cycle through the lowest-numbered VC of such a knot (of any cycle if there is no knot), so
 //! the same deadlock is always reported the same way.
 
-use super::{Simulation, EJECT_VC, NONE};
+use super::{Simulation, NONE};
 use crate::routing::{Candidates, EJECT};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -45,7 +45,8 @@ impl Simulation {
         let mut feeder = vec![NONE; net_vcs];
         for a in 0..net_vcs {
             let out = self.out[a];
-            if out != NONE && out != EJECT_VC {
+            // Only network VCs take part: a chaos shared-queue slot takes every flit sent to it.
+            if (out as usize) < net_vcs {
                 feeder[out as usize] = a as u32;
             }
         }
@@ -72,7 +73,7 @@ impl Simulation {
                         mask &= mask - 1;
                     }
                 }
-            } else if out != EJECT_VC && self.credits[out as usize] == 0 {
+            } else if (out as usize) < net_vcs && self.credits[out as usize] == 0 {
                 graph.targets.push(out);
             }
         }

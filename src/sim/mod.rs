@@ -1,7 +1,9 @@
 //! The cycle-accurate, flit-level simulator.
 //!
 //! State lives in flat arrays indexed by virtual channel: network VC `channel · V + v` (its
-//! buffer sits at the downstream router of `channel`), then one injection VC per node.
+//! buffer sits at the downstream router of `channel`), then one injection VC per node, then the
+//! Q packet slots of each node's shared queue (`routing=chaos` only, see
+//! [`crate::routing::chaos`]).
 //!
 //! Wormhole switching: a header allocates an output VC, which then belongs to its message until
 //! the tail has been sent across it; from the next cycle the upstream router may allocate it to
@@ -13,9 +15,10 @@
 //! One [`Simulation::step`] is one cycle, in fixed phases:
 //! 1. generate: Poisson arrivals join the source queues;
 //! 2. at every busy router: VC allocation (headers, oldest message first, candidates from the
-//!    routing algorithm), then switch allocation (one flit per input port and per output port,
-//!    matched oldest first) — a header is routed and crosses the next channel in the cycle it
-//!    arrives;
+//!    routing algorithm; under chaos the shared queue first, injection last, and a header no
+//!    output can take moves into the shared queue or is deflected), then switch allocation (one
+//!    flit per input port and per output port, matched oldest first) — a header is routed and
+//!    crosses the next channel in the cycle it arrives;
 //! 3. apply the granted moves: flits arrive, credits return (usable next cycle), tails release
 //!    their VCs.
 //!
@@ -23,13 +26,14 @@
 //! buffers hold at least 2 flits (credits come back one cycle after a flit leaves, so a 1-flit
 //! buffer passes a flit every other cycle).
 
+mod chaos;
 mod deadlock;
 mod scouting;
 pub mod stats;
 
 use crate::routing::{self, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::rng::{Rng, Stream};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{RoutingKind, Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
@@ -119,6 +123,8 @@ pub struct LiveStats {
     /// past saturation. Never set together with `deadlock`.
     pub saturated: bool,
     pub deadlock: bool,
+    /// `routing=chaos`: deflections so far (see [`RunReport::misroutes`]).
+    pub misroutes: u64,
 }
 
 /// The result of a full run (`torus run`): warm-up, measurement window, drain.
@@ -172,6 +178,9 @@ pub struct RunReport {
     pub broadcasts_labelled: u64,
     pub broadcasts_measured: u64,
     pub broadcast_completion_mean: f64,
+    /// `routing=chaos`: packets deflected off their minimal paths from a full shared queue, in
+    /// the whole run.
+    pub misroutes: u64,
 }
 
 pub struct Simulation {
@@ -189,6 +198,19 @@ pub struct Simulation {
     vcs: u32,
     ports: u32,
     net_vcs: u32,
+    /// Chaos's shared queue: Q packet slots per node (0 without one), VC index of the first
+    /// slot (after the injection VCs), and each router's free slots as a bit mask.
+    mq: u32,
+    mq_base: u32,
+    mq_free: Vec<u64>,
+    /// Credits a header needs on an output VC: a whole packet under chaos's virtual cut-through,
+    /// none under wormhole switching.
+    cut_through: u16,
+    /// Chaos's per-source limit of packets in the network, and each source's count
+    /// ([`routing::chaos::outstanding_limit`]).
+    outstanding_limit: u32,
+    outstanding: Vec<u32>,
+    misroutes: u64,
     // Per VC (network VCs, then one injection VC per node).
     /// The message the VC is allocated to (from header allocation until its tail is sent
     /// across); for an injection VC, the message being injected.
@@ -202,7 +224,8 @@ pub struct Simulation {
     // Per network VC: a FIFO of `buf` message slots starting at `fifo_head`.
     fifo: Vec<u32>,
     fifo_head: Vec<u16>,
-    // Per network VC, at the sender: free slots downstream.
+    // Per network VC, at the sender: free slots downstream (a shared-queue slot always has
+    // room for the one packet it is allocated to).
     credits: Vec<u16>,
     // Per channel: VCs allocated, and since when (for P_v).
     busy_vcs: Vec<u8>,
@@ -227,13 +250,20 @@ pub struct Simulation {
     input_vcs: Vec<u32>,
     /// Per VC: its local index at its router.
     local_index: Vec<u8>,
-    /// Input VCs per router (2n · V + 1, at most 97).
+    /// Input VCs per router (2n · V + 1, at most 97; 2n + 1 + Q, at most 71, under chaos).
     locals: u32,
-    /// Input port of each local index.
+    /// Switch input port of each local index: the network input ports, injection `2n`, and
+    /// each shared-queue slot its own port `2n + 1 + q`.
     local_port: Vec<u8>,
-    /// Per network VC: its channel and that channel's output port at the upstream router
-    /// (tables rather than divisions by V in the inner loop).
+    /// Allocation class of each local index, added to message ages so that headers are served
+    /// class by class: 0 for every input except under chaos, whose shared queue comes first,
+    /// then its input buffers, injection last ([`routing::chaos`]).
+    local_class: Vec<u64>,
+    /// Per network VC: its channel (a table rather than divisions by V in the inner loop).
     channel_of_vc: Vec<u32>,
+    /// Per VC a header can be sent to: the output port at the router it leaves (for a
+    /// network VC, its channel's port at the upstream router; for a shared-queue slot, the
+    /// slot's own write port `2n + 1 + q`). Injection VCs are never an output (0).
     port_of_vc: Vec<u8>,
     /// Per router: bit `i` set while local input VC `i` holds flits.
     active_vcs: Vec<u128>,
@@ -292,7 +322,8 @@ impl Simulation {
         let ports = torus.ports();
         let channels = torus.channels();
         let net_vcs = channels * s.vcs;
-        let all_vcs = (net_vcs + nodes) as usize;
+        let mq_base = net_vcs + nodes;
+        let all_vcs = (mq_base + nodes * s.mq) as usize;
         let mut in_channel = Vec::with_capacity(channels as usize);
         for u in 0..nodes {
             for p in 0..ports {
@@ -302,8 +333,10 @@ impl Simulation {
         let router_of_vc: Vec<Node> = (0..net_vcs)
             .map(|vc| torus.neighbour(torus.channel_source(vc / s.vcs), (vc / s.vcs) % ports))
             .chain(0..nodes)
+            .chain((0..nodes).flat_map(|u| std::iter::repeat_n(u, s.mq as usize)))
             .collect();
-        let locals = ports * s.vcs + 1;
+        let locals = ports * s.vcs + 1 + s.mq;
+        debug_assert!(locals <= u128::BITS, "a router's inputs must fit its active mask");
         let mut input_vcs = Vec::with_capacity((nodes * locals) as usize);
         let mut local_index = vec![0u8; all_vcs];
         for u in 0..nodes {
@@ -316,7 +349,30 @@ impl Simulation {
             }
             local_index[(net_vcs + u) as usize] = (ports * s.vcs) as u8;
             input_vcs.push(net_vcs + u);
+            for q in 0..s.mq {
+                let vc = mq_base + u * s.mq + q;
+                local_index[vc as usize] = (ports * s.vcs + 1 + q) as u8;
+                input_vcs.push(vc);
+            }
         }
+        let injection_local = ports * s.vcs;
+        let local_port: Vec<u8> = (0..locals)
+            .map(|i| if i < injection_local { i / s.vcs } else { ports + i - injection_local } as u8)
+            .collect();
+        let chaos = s.routing == RoutingKind::Chaos;
+        const CLASS: u32 = 62;
+        let local_class: Vec<u64> = (0..locals)
+            .map(|i| match (chaos, i.cmp(&injection_local)) {
+                (false, _) | (true, std::cmp::Ordering::Greater) => 0,
+                (true, std::cmp::Ordering::Less) => 1 << CLASS,
+                (true, std::cmp::Ordering::Equal) => 2 << CLASS,
+            })
+            .collect();
+        let port_of_vc: Vec<u8> = (0..net_vcs)
+            .map(|vc| (vc / s.vcs % ports) as u8)
+            .chain((0..nodes).map(|_| 0))
+            .chain((0..nodes).flat_map(|_| (0..s.mq).map(|q| (ports + 1 + q) as u8)))
+            .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let window_end = s.warmup + s.cycles;
@@ -334,6 +390,13 @@ impl Simulation {
             vcs: s.vcs,
             ports,
             net_vcs,
+            mq: s.mq,
+            mq_base,
+            mq_free: vec![if s.mq == 64 { u64::MAX } else { (1u64 << s.mq) - 1 }; if chaos { nodes as usize } else { 0 }],
+            cut_through: if chaos { s.len as u16 } else { 0 },
+            outstanding_limit: if chaos { routing::chaos::outstanding_limit(s.mq, ports) } else { u32::MAX },
+            outstanding: vec![0; if chaos { nodes as usize } else { 0 }],
+            misroutes: 0,
             owner: vec![NONE; all_vcs],
             flits: vec![0; all_vcs],
             sent: vec![0; all_vcs],
@@ -352,9 +415,10 @@ impl Simulation {
             input_vcs,
             local_index,
             locals,
-            local_port: (0..locals).map(|i| (i / s.vcs) as u8).collect(),
+            local_port,
+            local_class,
             channel_of_vc: (0..net_vcs).map(|vc| vc / s.vcs).collect(),
-            port_of_vc: (0..net_vcs).map(|vc| (vc / s.vcs % ports) as u8).collect(),
+            port_of_vc,
             active_vcs: vec![0; nodes as usize],
             active_routers: vec![0; nodes.div_ceil(64) as usize],
             channel_queued: vec![0; channels as usize],
@@ -426,7 +490,12 @@ impl Simulation {
         self.net_vcs + node
     }
 
-    /// The message whose flit is at the front of a VC that holds flits.
+    fn is_injection(&self, vc: u32) -> bool {
+        vc >= self.net_vcs && vc < self.mq_base
+    }
+
+    /// The message whose flit is at the front of a VC that holds flits (an injection VC or a
+    /// shared-queue slot holds only the message it is allocated to).
     fn front(&self, vc: u32) -> u32 {
         if vc >= self.net_vcs {
             self.owner[vc as usize]
@@ -449,17 +518,15 @@ impl Simulation {
             self.deliver_acks();
         }
         self.moves.clear();
-        for w in 0..self.active_routers.len() {
-            // Routers that become active during the sweep (a backtracked header) have nothing
-            // to do before the next cycle.
-            let mut routers = self.active_routers[w];
-            while routers != 0 {
-                let u = w as u32 * 64 + routers.trailing_zeros();
-                routers &= routers - 1;
-                self.allocate(u);
-            }
+        // Chaos's shared queue and cut-through run in their own instance of the allocation and
+        // movement code, so that the other algorithms pay nothing for them.
+        if self.mq > 0 {
+            self.allocate_routers::<true>();
+            self.apply_moves::<true>();
+        } else {
+            self.allocate_routers::<false>();
+            self.apply_moves::<false>();
         }
-        self.apply_moves();
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
             self.deadlock = true;
         }
@@ -469,6 +536,20 @@ impl Simulation {
         self.cycle += 1;
         if self.cycle == self.stats.window_start || self.cycle == self.stats.window_end {
             self.flush_busy_time();
+        }
+    }
+
+    /// Allocation at every router with an active input VC.
+    fn allocate_routers<const CHAOS: bool>(&mut self) {
+        for w in 0..self.active_routers.len() {
+            // Routers that become active during the sweep (a backtracked header) have nothing
+            // to do before the next cycle.
+            let mut routers = self.active_routers[w];
+            while routers != 0 {
+                let u = w as u32 * 64 + routers.trailing_zeros();
+                routers &= routers - 1;
+                self.allocate::<CHAOS>(u);
+            }
         }
     }
 
@@ -631,6 +712,7 @@ impl Simulation {
     }
 
     /// A VC's buffer received its first flit: its router has work.
+    #[inline]
     fn mark_active(&mut self, vc: u32) {
         let u = self.router_of_vc[vc as usize] as usize;
         if self.active_vcs[u] == 0 {
@@ -640,6 +722,7 @@ impl Simulation {
     }
 
     /// A VC's buffer became empty.
+    #[inline]
     fn mark_idle(&mut self, vc: u32) {
         let u = self.router_of_vc[vc as usize] as usize;
         self.active_vcs[u] &= !(1 << self.local_index[vc as usize]);
@@ -667,7 +750,7 @@ impl Simulation {
     ///    ejection channel) built in age order. Every VC with a flit, an allocated output and
     ///    a credit requests; requests are granted oldest first while both its input port and
     ///    its output are still unused this cycle.
-    fn allocate(&mut self, u: Node) {
+    fn allocate<const CHAOS: bool>(&mut self, u: Node) {
         self.waiting.clear();
         self.routed.clear();
         let base = (u * self.locals) as usize;
@@ -680,65 +763,90 @@ impl Simulation {
                 let m = &self.messages[self.front(vc) as usize];
                 // A header that backtracked into this router this cycle moves again next cycle.
                 if m.header_ready <= self.cycle {
-                    self.waiting.push((m.id, vc));
+                    let age = if CHAOS { m.id | self.local_class[local as usize] } else { m.id };
+                    self.waiting.push((age, vc));
                 }
             } else {
                 self.routed.push((vc, self.local_port[local as usize]));
             }
         }
         if !self.waiting.is_empty() {
-            self.allocate_vcs(u);
+            self.allocate_vcs::<CHAOS>(u);
         }
-        self.allocate_switch();
+        self.allocate_switch::<CHAOS>();
     }
 
-    /// VC allocation for the headers in `waiting`.
-    fn allocate_vcs(&mut self, u: Node) {
+    /// VC allocation for the headers in `waiting`. Under chaos a header no output can take
+    /// falls back on the router's shared queue ([`Simulation::shared_queue_fallback`]).
+    fn allocate_vcs<const CHAOS: bool>(&mut self, u: Node) {
         if self.waiting.len() > 1 {
             self.waiting.sort_unstable();
         }
+        let mut deflection_tried = false;
         for w in 0..self.waiting.len() {
-            let vc = self.waiting[w].1 as usize;
-            let slot = self.front(vc as u32) as usize;
+            let vc = self.waiting[w].1;
+            let slot = self.front(vc);
+            let s = slot as usize;
+            if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
+                self.blocked[vc as usize] = 1;
+                continue;
+            }
             self.candidates.clear();
-            self.routing.candidates(&self.torus, u, &mut self.messages[slot].plan, &mut self.candidates);
-            match self.select(u, self.messages[slot].avoid_port) {
+            self.routing.candidates(&self.torus, u, &mut self.messages[s].plan, &mut self.candidates);
+            match self.select::<CHAOS>(u, self.messages[s].avoid_port) {
                 Some(chosen) => {
-                    self.out[vc] = chosen;
-                    self.blocked[vc] = 0;
-                    self.messages[slot].avoid_port = NO_PORT;
-                    let m = &self.messages[slot];
+                    self.messages[s].avoid_port = NO_PORT;
+                    let m = &self.messages[s];
                     self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
-                    if chosen != EJECT_VC {
-                        self.owner[chosen as usize] = slot as u32;
-                        self.change_busy(self.channel_of_vc[chosen as usize], 1, self.cycle);
-                    }
-                    let port = self.local_port[self.local_index[vc] as usize];
-                    self.routed.push((vc as u32, port));
+                    self.grant::<CHAOS>(u, vc, slot, chosen);
                 }
+                None if CHAOS => match self.shared_queue_fallback(u, vc, &mut deflection_tried) {
+                    Some(chosen) => self.grant::<CHAOS>(u, vc, slot, chosen),
+                    None => self.blocked[vc as usize] = 1,
+                },
                 None => {
-                    if !(self.scout > 0 && self.backtrack(vc as u32, slot as u32)) {
-                        self.blocked[vc] = 1;
+                    if !(self.scout > 0 && self.backtrack(vc, slot)) {
+                        self.blocked[vc as usize] = 1;
                     }
                 }
             }
         }
+    }
+
+    /// The header of message `slot` at the front of input VC `vc` of router `u` takes output
+    /// `chosen` (a network VC, the ejection channel or a shared-queue slot).
+    #[inline]
+    fn grant<const CHAOS: bool>(&mut self, u: Node, vc: u32, slot: u32, chosen: u32) {
+        let i = vc as usize;
+        self.out[i] = chosen;
+        self.blocked[i] = 0;
+        if chosen != EJECT_VC {
+            self.owner[chosen as usize] = slot;
+            if !CHAOS || chosen < self.net_vcs {
+                self.change_busy(self.channel_of_vc[chosen as usize], 1, self.cycle);
+            }
+        }
+        if CHAOS && self.is_injection(vc) {
+            self.outstanding[u as usize] += 1;
+        }
+        let port = self.local_port[self.local_index[i] as usize];
+        self.routed.push((vc, port));
     }
 
     /// Selection among the candidates: lowest priority value first; among equals, the port
     /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
     /// lowest-numbered free VC of the candidate's set. A header that has just backtracked off
     /// `avoid` takes that port again only if no other candidate has a free VC.
-    fn select(&self, u: Node, avoid: Port) -> Option<u32> {
+    fn select<const CHAOS: bool>(&self, u: Node, avoid: Port) -> Option<u32> {
         if avoid != NO_PORT {
-            if let Some(vc) = self.select_among(u, avoid) {
+            if let Some(vc) = self.select_among::<CHAOS>(u, avoid) {
                 return Some(vc);
             }
         }
-        self.select_among(u, NO_PORT)
+        self.select_among::<CHAOS>(u, NO_PORT)
     }
 
-    fn select_among(&self, u: Node, skip: Port) -> Option<u32> {
+    fn select_among<const CHAOS: bool>(&self, u: Node, skip: Port) -> Option<u32> {
         // (priority, free VC, channel, flits queued downstream once needed)
         let mut best: Option<(u8, u32, u32, Option<u16>)> = None;
         for c in self.candidates.as_slice() {
@@ -760,7 +868,10 @@ impl Simulation {
             while mask != 0 {
                 let v = mask.trailing_zeros();
                 let i = (base + v) as usize;
-                if self.owner[i] == NONE && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0) {
+                if self.owner[i] == NONE
+                    && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0)
+                    && (!CHAOS || self.credits[i] >= self.cut_through)
+                {
                     free = Some(base + v);
                     break;
                 }
@@ -786,13 +897,15 @@ impl Simulation {
     }
 
     /// Switch allocation over the VCs in `routed`.
-    fn allocate_switch(&mut self) {
+    fn allocate_switch<const CHAOS: bool>(&mut self) {
         self.requests.clear();
         for r in 0..self.routed.len() {
             let (vc, port) = self.routed[r];
             let i = vc as usize;
             let out = self.out[i];
-            if out != EJECT_VC && self.credits[out as usize] == 0 {
+            // Only network VCs have credits: the ejection channel and a shared-queue slot always
+            // take the flit.
+            if (if CHAOS { out < self.net_vcs } else { out != EJECT_VC }) && self.credits[out as usize] == 0 {
                 continue;
             }
             if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
@@ -808,16 +921,31 @@ impl Simulation {
         let (mut inputs_used, mut outputs_used) = (0u32, 0u32);
         for r in 0..self.requests.len() {
             let (_, vc, in_port, out_port) = self.requests[r];
-            if inputs_used >> in_port & 1 == 0 && outputs_used >> out_port & 1 == 0 {
-                inputs_used |= 1 << in_port;
-                outputs_used |= 1 << out_port;
+            let (in_bit, out_bit) = if CHAOS {
+                (self.port_bit(in_port), self.port_bit(out_port))
+            } else {
+                (1 << in_port, 1 << out_port)
+            };
+            if inputs_used & in_bit == 0 && outputs_used & out_bit == 0 {
+                inputs_used |= in_bit;
+                outputs_used |= out_bit;
                 self.moves.push(Move { from: vc, to: self.out[vc as usize] });
             }
         }
     }
 
+    /// A switch port's bit in the matching's masks: none for a shared-queue slot's port, which
+    /// only the slot's one packet ever uses, so that the masks stay 32 bits wide.
+    fn port_bit(&self, port: u8) -> u32 {
+        if port as u32 > self.ports {
+            0
+        } else {
+            1 << port
+        }
+    }
+
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
-    fn apply_moves(&mut self) {
+    fn apply_moves<const CHAOS: bool>(&mut self) {
         let now = self.cycle;
         if !self.moves.is_empty() {
             self.last_move = now;
@@ -828,8 +956,8 @@ impl Simulation {
             let header = self.sent[from as usize] == 0;
             let tail = self.sent[from as usize] + 1 == self.len;
             let first_data_flit = self.sent[from as usize] == 1;
-            self.depart(from, tail, now);
-            if header && from >= self.net_vcs {
+            self.depart::<CHAOS>(from, tail, now);
+            if header && from >= self.net_vcs && (!CHAOS || from < self.mq_base) {
                 self.messages[slot as usize].injected = now;
             }
             if self.scout > 0 {
@@ -844,6 +972,10 @@ impl Simulation {
                 if tail {
                     self.deliver(slot, now);
                 }
+                continue;
+            }
+            if CHAOS && to >= self.mq_base {
+                self.enter_shared_queue(to, slot, header, now);
                 continue;
             }
             let t = to as usize;
@@ -878,7 +1010,7 @@ impl Simulation {
 
     /// The front flit leaves `vc`: its credit goes back upstream (usable next cycle), and when
     /// it is the tail the VC's routing state is cleared for the next message.
-    fn depart(&mut self, vc: u32, tail: bool, now: u64) {
+    fn depart<const CHAOS: bool>(&mut self, vc: u32, tail: bool, now: u64) {
         let v = vc as usize;
         self.flits[v] -= 1;
         if self.flits[v] == 0 {
@@ -891,11 +1023,15 @@ impl Simulation {
             self.credits[v] += 1;
             self.channel_queued[self.channel_of_vc[v] as usize] -= 1;
             self.flits_in_network -= 1;
+        } else if CHAOS && vc >= self.mq_base {
+            self.flits_in_network -= 1;
         }
         if tail {
             self.sent[v] = 0;
             self.out[v] = NONE;
-            if vc >= self.net_vcs {
+            if CHAOS && vc >= self.mq_base {
+                self.leave_shared_queue(vc);
+            } else if vc >= self.net_vcs {
                 self.owner[v] = NONE;
                 self.start_injection(self.vc_router(vc), now + 1);
             }
@@ -904,6 +1040,9 @@ impl Simulation {
 
     fn deliver(&mut self, slot: u32, now: u64) {
         let m = self.messages[slot as usize];
+        if self.mq > 0 {
+            self.outstanding[m.src as usize] -= 1;
+        }
         if m.broadcast != NONE {
             self.stats.copy_delivered(now, m.src, self.len as u32);
             self.free_messages.push(slot);
@@ -970,6 +1109,9 @@ impl Simulation {
             self.check_fifo(vc as u32);
             buffered += f as u64;
         }
+        if self.mq > 0 {
+            buffered += self.check_shared_queues();
+        }
         assert_eq!(buffered, self.flits_in_network);
         for vc in 0..self.flits.len() as u32 {
             let u = self.vc_router(vc) as usize;
@@ -982,7 +1124,7 @@ impl Simulation {
             let spent: u32 = vcs.map(|vc| (self.buf - self.credits[vc as usize]) as u32).sum();
             assert_eq!(queued as u32, spent, "cycle {}: channel {channel}'s queue count is stale", self.cycle);
         }
-        let injecting: u64 = (self.net_vcs as usize..self.flits.len()).map(|vc| self.flits[vc] as u64).sum();
+        let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.flits[vc] as u64).sum();
         let queued = self.messages_queued * self.len as u64;
         assert_eq!(
             self.flits_generated,
@@ -1072,6 +1214,7 @@ impl Simulation {
             broadcasts_labelled: s.broadcasts_labelled,
             broadcasts_measured: s.broadcasts_completed,
             broadcast_completion_mean: s.broadcast_completion_mean(),
+            misroutes: self.misroutes,
         }
     }
 
@@ -1095,6 +1238,7 @@ impl Simulation {
             messages_queued: self.messages_queued,
             saturated: self.saturated && !self.deadlock,
             deadlock: self.deadlock,
+            misroutes: self.misroutes,
         }
     }
 }
