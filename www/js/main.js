@@ -150,6 +150,7 @@ class App {
       len: number('len', 'len, message length (flits)', s.len[0], s.len[1]),
       vcs: number('vcs', 'vcs, virtual channels', s.vcs[0], s.vcs[1]),
       buf: number('buf', 'buf, flits per VC buffer', s.buf[0], s.buf[1]),
+      mq: number('mq', 'mq, shared-queue slots (chaos)', s.mq[0], s.mq[1], 1, 'packets per node; 0 for every other algorithm'),
       beta: number('beta', 'β, broadcast fraction', 0, 1, 'any'),
       seed: { key: 'seed', label: 'seed', make: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}', spellcheck: 'false' }) },
       warmup: number('warmup', 'warmup (cycles)', s.warmup[0], s.warmup[1]),
@@ -176,8 +177,10 @@ class App {
 
   formString(changedKey) {
     return this.schema.keys
-      // A new routing algorithm starts from its own minimum number of virtual channels.
-      .filter((key) => !(changedKey === 'routing' && key === 'vcs'))
+      // A new routing algorithm starts from its own defaults for virtual channels and the
+      // shared queue, and chaos (virtual cut-through) also from its own buffer depth.
+      .filter((key) => !(changedKey === 'routing'
+        && (key === 'vcs' || key === 'mq' || (key === 'buf' && this.inputs.routing.value === 'chaos'))))
       .map((key) => {
         const input = this.inputs[key];
         const value = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
