@@ -62,6 +62,17 @@ export const PRESETS = [
   },
   {
     group: 'Classroom',
+    title: 'Chaos deflects instead of using virtual channels',
+    scenario: 'k=8&routing=chaos&traffic=bitcomp&rate=0.05&len=4&buf=4&mq=2',
+    text: 'The Chaos router has one buffer per input and no virtual channels. A packet that ' +
+      'cannot move on steps into its router\'s small shared queue; when that queue is full, its ' +
+      'oldest packet is sent out on any free channel, even away from its destination (a ' +
+      'misroute, counted in the statistics). Deadlock is avoided by this deflection, not by ' +
+      'virtual channels, and livelock only probabilistically. Raise the rate and watch the ' +
+      'misroutes and the mean hop count climb.',
+  },
+  {
+    group: 'Classroom',
     title: 'A broadcast',
     scenario: 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.003&len=32&vcs=4',
     text: 'A fraction β of the messages are broadcasts, delivered to every node over a ' +
@@ -107,5 +118,15 @@ export const PRESETS = [
     text: 'MIN AD, minimal adaptive routing with *-channels, under tornado traffic: adaptivity ' +
       'cannot help when every minimal path goes the same way round the ring. Switch routing ' +
       'to goal, val or dor to compare saturation throughput against the channel-load bounds.',
+  },
+  {
+    group: 'Seed experiments',
+    title: 'Seed 004: CHAOS on bit-complement past saturation',
+    scenario: 'k=8&routing=chaos&traffic=bitcomp&rate=0.6&len=1&buf=8&mq=64&warmup=3000&cycles=10000',
+    text: 'Seed 004 §5.5: CHAOS serves its shared queue and its input channels before a node\'s ' +
+      'own injection, so past saturation on bit complement some sources are starved while the ' +
+      'average accepted throughput looks healthy. Compare the accepted-against-offered chart ' +
+      'with GOAL on the same load (routing=goal&vcs=3); docs/experiments/stability.md has the ' +
+      'minimum accepted throughput over pairs for both.',
   },
 ];
