@@ -71,7 +71,9 @@ test('fast mode simulates many cycles between frames', async () => {
 test('clicking a node shows its router; clicking a worm follows its message', async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=minad&rate=0.02&len=16&seed=5`);
   await page.evaluate(() => { window.torusExplorer.pause(); window.torusExplorer.step(600); });
-  await page.waitForTimeout(100);
+  // Two animation frames: the stepped state has been drawn (a fixed delay is not enough on a
+  // loaded machine).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   // Node (0, 7) is the top-left square: its centre is half a pitch in from the corner.
   const box = await page.locator('#torus').boundingBox();
   await page.mouse.click(box.x + box.width / 16, box.y + box.height / 16);
@@ -86,10 +88,12 @@ test('clicking a node shows its router; clicking a worm follows its message', as
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     const hits = [];
     for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    if (hits.length === 0) return null;
     const p = hits[hits.length >> 1];
     const r = c.getBoundingClientRect();
     return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
   });
+  assert.ok(at, 'a worm in the first message colour is drawn');
   await page.locator('#torus').click({ position: at });
   assert.match(await page.locator('#message-text').textContent(), /^Message #\d+ .*(header at node \d+|left the network)/);
   assert.deepEqual(errors, []);
