@@ -92,3 +92,20 @@ fn experiment_rejects_unknown_names_and_bad_options() {
         assert!(out.is_empty() && err.lines().count() == 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // The reader goes away before the first benchmark line is printed, as `| head -1` would
+    // after its line: the write fails with a broken pipe, which must not become a panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_torus"))
+        .args(["bench", "--cycles", "2000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?} {stderr}", output.status);
+}

@@ -27,7 +27,18 @@ const USAGE: &str = "usage:
 
 A scenario is key=value pairs joined by '&', e.g.
   \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
-keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe";
+keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq";
+
+/// Prints one line on stdout. A reader that has gone (`torus bench | head -1`) ends the
+/// program quietly, as a closed pipe ends other command-line tools, instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
 
 /// A usage or input error: printed on one line, exit code 2.
 struct Fail(String);
@@ -91,7 +102,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let report = Simulation::new(&s)?.run();
             let mut value = serde_json::to_value(&report)?;
             value["wall_seconds"] = start.elapsed().as_secs_f64().into();
-            println!("{value}");
+            out!("{value}");
         }
         "sweep" => {
             reject_unknown(args, &["--rates="], 2)?;
@@ -103,18 +114,18 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 let mut value = serde_json::to_value(&report)?;
                 value["rate"] = (*rate).into();
                 value["model_latency"] = model_latency.into();
-                println!("{value}");
+                out!("{value}");
             }
         }
         "model" => {
             reject_unknown(args, &[], 2)?;
             let s = scenario_arg(args)?;
-            println!("{}", json(&torus_explorer::models::report(&s)));
+            out!("{}", json(&torus_explorer::models::report(&s)));
         }
         "saturation" => {
             reject_unknown(args, &[], 2)?;
             let s = scenario_arg(args)?;
-            println!("{}", json(&experiment::saturation(&s)));
+            out!("{}", json(&experiment::saturation(&s)));
         }
         "bench" => {
             reject_unknown(args, &["--json", "--cycles=", "--scaling"], 1)?;
@@ -132,9 +143,9 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 let s = Scenario::parse(text)?;
                 let r = experiment::bench(&s, cycles);
                 if as_json {
-                    println!("{}", json(&r));
+                    out!("{}", json(&r));
                 } else {
-                    println!(
+                    out!(
                         "{:>12.0} cycles/s {:>8.1} ns/flit-hop {:>10.0} ns/cycle  {}",
                         r.cycles_per_second, r.ns_per_flit_hop, r.ns_per_cycle, text
                     );
@@ -148,7 +159,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             validate(quick, out)?;
         }
         "experiment" => experiment_command(args)?,
-        "help" | "--help" | "-h" => println!("{USAGE}"),
+        "help" | "--help" | "-h" => out!("{USAGE}"),
         other => {
             return Err(Fail(format!(
                 "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, experiment, help"
