@@ -26,6 +26,7 @@
 mod deadlock;
 mod scouting;
 pub mod stats;
+mod view;
 
 use crate::routing::{self, Candidates, RoutePlan, Routing, EJECT};
 use crate::rng::{Rng, Stream};
