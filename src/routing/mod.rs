@@ -296,7 +296,8 @@ impl VcClass {
 }
 
 /// Names each of `vcs` VC indices after the classes whose masks include it. A VC shared by
-/// several classes (fewer VCs than classes, only under `unsafe=1`) carries all their names.
+/// several classes (fewer VCs than classes, only under `unsafe=1`) carries all their names, and
+/// is escape or after-dateline only if all of them are: it is not reserved for that role.
 pub fn label_vcs(vcs: u32, classes: &[(u32, VcClass)]) -> Vec<VcClass> {
     (0..vcs)
         .map(|v| {
@@ -305,7 +306,7 @@ pub fn label_vcs(vcs: u32, classes: &[(u32, VcClass)]) -> Vec<VcClass> {
                 return VcClass::new("unused", false, false);
             }
             let name = mine.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(" + ");
-            VcClass::new(name, mine.iter().any(|c| c.escape), mine.iter().any(|c| c.after_dateline))
+            VcClass::new(name, mine.iter().all(|c| c.escape), mine.iter().all(|c| c.after_dateline))
         })
         .collect()
 }
@@ -447,7 +448,9 @@ mod tests {
     #[test]
     fn shared_vcs_carry_every_class_name_and_nbc_names_its_levels() {
         let dor = Scenario::parse("k=8&routing=dor&vcs=1&unsafe=1").unwrap();
-        assert_eq!(names(&build(&dor).vc_classes(1, 2)), ["before the dateline + after the dateline"]);
+        assert_eq!(build(&dor).vc_classes(1, 2), [VcClass::new("before the dateline + after the dateline", false, false)]);
+        let duato = Scenario::parse("k=8&routing=duato&vcs=1&unsafe=1").unwrap();
+        assert_eq!(build(&duato).vc_classes(1, 2), [VcClass::new("escape, before the dateline + escape, after the dateline", true, false)]);
         let val = Scenario::parse("k=8&routing=val&vcs=4").unwrap();
         assert_eq!(names(&build(&val).vc_classes(4, 2))[3], "phase 2, after the dateline");
         let nbc = Scenario::parse("k=8&routing=nbc&vcs=6").unwrap();
