@@ -69,6 +69,46 @@ await shot('preset-seed002-model', '', async (page) => {
   await warm(12000)(page);
   await page.waitForTimeout(15000);
 });
+// The torus view column alone (canvas, legend and panels below it), for the overlays.
+async function viewShot(name, hash, prepare) {
+  const { page } = await openPage(browser.context, `${server.url}#${hash}`);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.evaluate(() => window.torusExplorer.pause());
+  await prepare(page);
+  await page.waitForTimeout(400);
+  await page.locator('section.view').screenshot({ path: join(outDir, `${name}.png`) });
+  console.log(`    docs/screenshots/${name}.png`);
+  await page.close();
+}
+const heatOff = async (page) => {
+  await page.uncheck('#show-heat');
+};
+await viewShot('deadlock-cycle', '', async (page) => {
+  await preset(page, 'A deadlock forms without escape channels');
+  await page.waitForFunction(() => { window.torusExplorer.step(100); return window.torusExplorer.stats().deadlock; }, null, { polling: 50, timeout: 60000 });
+});
+await viewShot('vc-classes-duato', 'k=4&routing=duato&traffic=uniform&rate=0.03&len=16&vcs=4&buf=4&seed=3', async (page) => {
+  await heatOff(page);
+  await warm(400)(page);
+});
+await viewShot('scouting-backtracks', 'k=8&routing=duato&switching=scouting&scout=3&traffic=uniform&rate=0.03&len=16&seed=5', async (page) => {
+  await heatOff(page);
+  // One cycle at a time until a backtrack has just happened, so that its mark is on screen.
+  for (let i = 0; i < 5000; i++) {
+    await page.evaluate(() => window.torusExplorer.step(1));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if ((await page.evaluate(() => window.torusExplorer.overlays().backtracks.length)) > 1) break;
+  }
+});
+await viewShot('broadcast-tree', 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.003&len=32&vcs=4&seed=4', async (page) => {
+  await heatOff(page);
+  await warm(300)(page);
+  await page.evaluate(() => window.torusExplorer.selectNode(27));
+});
+await viewShot('chaos-bitcomp', '', async (page) => {
+  await preset(page, 'Chaos deflects instead of using virtual channels');
+  await warm(3000)(page);
+});
 await shot('bad-link', 'k=8&rate=banana', async () => {});
 await shot('help', 'k=4&rate=0.02&seed=2', async (page) => {
   await warm(200)(page);

@@ -51,6 +51,26 @@ pub fn children(t: &Torus, source: Node, node: Node, out: &mut Vec<Port>) {
     }
 }
 
+/// Every channel of the tree from `source` (`node · 2n + port`), breadth first: each channel's
+/// tail is the source or the head of an earlier channel. N − 1 channels, one into each node but
+/// the source.
+pub fn tree_channels(t: &Torus, source: Node) -> Vec<u32> {
+    let mut channels = Vec::with_capacity(t.nodes() as usize - 1);
+    let mut ports = Vec::new();
+    let mut next = 0;
+    let mut nodes = vec![source];
+    while next < nodes.len() {
+        let v = nodes[next];
+        next += 1;
+        children(t, source, v, &mut ports);
+        for &p in &ports {
+            channels.push(t.channel(v, p));
+            nodes.push(t.neighbour(v, p));
+        }
+    }
+    channels
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +116,26 @@ mod tests {
             let t = Torus::new(k, 2);
             let (_, forwards) = walk(&t, t.node_at(&[2, 1]));
             assert_eq!(forwards, vec![2 * k, k * k - 3 * k, 2, k - 3, 0], "k={k}");
+        }
+    }
+
+    #[test]
+    fn tree_channels_span_the_torus_from_the_source_outwards() {
+        for (k, n) in [(8, 2), (5, 2), (4, 3)] {
+            let t = Torus::new(k, n);
+            for source in [0, t.nodes() - 1] {
+                let channels = tree_channels(&t, source);
+                assert_eq!(channels.len() as u32, t.nodes() - 1);
+                let mut reached = vec![false; t.nodes() as usize];
+                reached[source as usize] = true;
+                for &c in &channels {
+                    let (tail, head) = (t.channel_source(c), t.neighbour(t.channel_source(c), t.channel_port(c)));
+                    assert!(reached[tail as usize], "k={k} n={n} source={source}: channel {c} leaves a node not yet reached");
+                    assert!(!reached[head as usize], "k={k} n={n} source={source}: node {head} reached twice");
+                    reached[head as usize] = true;
+                }
+                assert!(reached.iter().all(|&r| r));
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 //! serde code as the CLI, so the page and `torus run` agree field for field; per-cycle state
 //! crosses as pointers into wasm memory that the page reads through typed-array views.
 
+use crate::broadcast;
 use crate::models;
 use crate::scenario::{limits, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
 use crate::sim::{self, Simulation};
@@ -162,5 +163,48 @@ impl Explorer {
     /// Live statistics as JSON.
     pub fn live_stats(&self) -> String {
         json(&self.sim.live_stats())
+    }
+
+    /// Channels: per-channel arrays have this many entries, indexed `node · 4 + port`.
+    pub fn channel_count(&self) -> usize {
+        self.sim.channel_flits_total().len()
+    }
+
+    /// Address of the flits-carried-per-channel counters since the start (`u32` each, wrapping).
+    pub fn channel_flits_ptr(&self) -> *const u32 {
+        self.sim.channel_flits_total().as_ptr()
+    }
+
+    /// One cycle of the wait-for graph as JSON `{"vcs": [...], "channels": [...]}`, in waiting
+    /// order; empty lists when nothing waits in a cycle.
+    pub fn deadlock_cycle(&self) -> String {
+        json(&self.sim.deadlock_cycle())
+    }
+
+    /// What each VC index is for under the routing algorithm, as a JSON array of
+    /// `{"name", "escape", "after_dateline"}`.
+    pub fn vc_classes(&self) -> String {
+        json(&self.sim.vc_classes())
+    }
+
+    /// Scouting backtracks so far.
+    pub fn backtracks(&self) -> f64 {
+        self.sim.backtracks() as f64
+    }
+
+    /// The most recent backtracks, oldest first, flattened as (cycle, channel) pairs.
+    pub fn recent_backtracks(&self) -> Vec<f64> {
+        self.sim.recent_backtracks().flat_map(|(cycle, channel)| [cycle as f64, channel as f64]).collect()
+    }
+
+    /// The channels of the broadcast spanning tree from `source`, breadth first (each channel's
+    /// tail is the source or the head of an earlier one); empty for a node not in the torus.
+    pub fn broadcast_tree(&self, source: u32) -> Vec<u32> {
+        let torus = self.sim.torus();
+        if source < torus.nodes() {
+            broadcast::tree_channels(torus, source)
+        } else {
+            Vec::new()
+        }
     }
 }

@@ -16,7 +16,7 @@
 //!
 //! `routing=adaptive&vcs=4` (3 is the minimum; every VC from 2 up is adaptive).
 
-use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -25,6 +25,10 @@ pub struct Adaptive {
 }
 
 impl Routing for Adaptive {
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        escape_pair_classes(&self.sets, "escape", "adaptive")
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }

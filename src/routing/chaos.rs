@@ -37,7 +37,7 @@
 //! **Livelock** is excluded only probabilistically, as seed 004 §4 says of Chaos: a deflection
 //! happens only when an MQ is full, and the deflected packet then routes minimally again.
 
-use super::{Candidates, RoutePlan, Routing, EJECT};
+use super::{label_vcs, Candidates, RoutePlan, Routing, VcClass, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Direction, Node, Torus};
 
@@ -54,6 +54,10 @@ impl Routing for Chaos {
     /// deflection may have moved the packet off its original quadrant.
     fn plan(&self, t: &Torus, src: Node, dest: Node, _rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, 0, 0)
+    }
+
+    fn vc_classes(&self, vcs: u32, _n: u32) -> Vec<VcClass> {
+        label_vcs(vcs, &[(1, VcClass::new("cut-through buffer (deflection, no escape VCs)", false, false))])
     }
 
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {

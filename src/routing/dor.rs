@@ -6,7 +6,7 @@
 //!
 //! `routing=dor&vcs=2` (more VCs are split evenly between the two classes).
 
-use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use super::{dateline_classes, dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -15,6 +15,10 @@ pub struct Dor {
 }
 
 impl Routing for Dor {
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        dateline_classes(&self.sets, 1)
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }

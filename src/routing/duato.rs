@@ -7,7 +7,7 @@
 //!
 //! `routing=duato&vcs=V`, V ≥ 3.
 
-use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -27,6 +27,10 @@ pub(super) fn productive_ports(t: &Torus, at: Node, plan: &RoutePlan, vcs: u32, 
 }
 
 impl Routing for Duato {
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        escape_pair_classes(&self.sets, "escape", "adaptive")
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }

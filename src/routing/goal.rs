@@ -17,7 +17,7 @@
 //! `routing=goal&vcs=3` (VCs above 3 are added to the non-* set).
 
 use super::minad::star_channel_candidates;
-use super::{balanced_directions, Candidates, RoutePlan, Routing, VcSets};
+use super::{balanced_directions, escape_pair_classes, Candidates, RoutePlan, Routing, VcClass, VcSets};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -26,6 +26,10 @@ pub struct Goal {
 }
 
 impl Routing for Goal {
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        escape_pair_classes(&self.sets, "*-channel", "non-* (adaptive)")
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, balanced_directions(t, src, dest, rng), 0)
     }

@@ -11,7 +11,7 @@
 //! `routing=minad&vcs=3` (VCs above 3 are added to the non-* set).
 
 use super::duato::productive_ports;
-use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -33,6 +33,10 @@ pub(super) fn star_channel_candidates(sets: &VcSets, t: &Torus, at: Node, plan: 
 }
 
 impl Routing for MinAd {
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        escape_pair_classes(&self.sets, "*-channel", "non-* (adaptive)")
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }

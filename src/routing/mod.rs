@@ -22,6 +22,7 @@ pub mod val;
 use crate::rng::Rng;
 use crate::scenario::{RoutingKind, Scenario};
 use crate::topology::{Direction, Node, Port, Torus};
+use serde::Serialize;
 
 /// The pseudo-port of the ejection channel into the local processing element.
 pub const EJECT: Port = u32::MAX;
@@ -278,6 +279,67 @@ impl VcSets {
     }
 }
 
+/// What one virtual-channel index is for under an algorithm, so the page can draw and name
+/// its classes from the same VC arithmetic the routing uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VcClass {
+    pub name: String,
+    /// Part of an escape subnetwork: the deadlock-free channels adaptive routing falls back on.
+    pub escape: bool,
+    /// Taken only after a wrap-around link (a dateline) has been crossed.
+    pub after_dateline: bool,
+}
+
+impl VcClass {
+    pub fn new(name: impl Into<String>, escape: bool, after_dateline: bool) -> VcClass {
+        VcClass { name: name.into(), escape, after_dateline }
+    }
+}
+
+/// Names each of `vcs` VC indices after the classes whose masks include it. A VC shared by
+/// several classes (fewer VCs than classes, only under `unsafe=1`) carries all their names, and
+/// is escape or after-dateline only if all of them are: it is not reserved for that role.
+pub fn label_vcs(vcs: u32, classes: &[(u32, VcClass)]) -> Vec<VcClass> {
+    (0..vcs)
+        .map(|v| {
+            let mine: Vec<&VcClass> = classes.iter().filter(|(mask, _)| mask >> v & 1 == 1).map(|(_, c)| c).collect();
+            if mine.is_empty() {
+                return VcClass::new("unused", false, false);
+            }
+            let name = mine.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(" + ");
+            VcClass::new(name, mine.iter().all(|c| c.escape), mine.iter().all(|c| c.after_dateline))
+        })
+        .collect()
+}
+
+/// The classes of an algorithm with two dateline escape VCs (0 before, 1 after the dateline)
+/// under adaptive VCs 2 and up: Duato's scheme, and the *-channels of MIN AD and GOAL.
+pub fn escape_pair_classes(sets: &VcSets, escape: &str, adaptive: &str) -> Vec<VcClass> {
+    label_vcs(
+        sets.vcs,
+        &[
+            (sets.escape(false), VcClass::new(format!("{escape}, before the dateline"), true, false)),
+            (sets.escape(true), VcClass::new(format!("{escape}, after the dateline"), true, true)),
+            (sets.adaptive(), VcClass::new(adaptive, false, false)),
+        ],
+    )
+}
+
+/// The classes of dimension-order routing with one dateline pair per phase, split evenly over
+/// the VCs as [`VcSets::group`] does; `phases` is 1 (DOR) or 2 (Valiant, ROMM).
+pub fn dateline_classes(sets: &VcSets, phases: u32) -> Vec<VcClass> {
+    let parts = 2 * phases;
+    let classes: Vec<(u32, VcClass)> = (0..parts)
+        .map(|i| {
+            let (phase, wrapped) = (i / 2, i % 2 == 1);
+            let side = if wrapped { "after the dateline" } else { "before the dateline" };
+            let name = if phases == 1 { side.to_string() } else { format!("phase {}, {side}", phase + 1) };
+            (sets.group(i, parts), VcClass::new(name, false, wrapped))
+        })
+        .collect();
+    label_vcs(sets.vcs, &classes)
+}
+
 /// A routing algorithm.
 pub trait Routing {
     /// Once per message at generation: the oblivious choices (directions, intermediate node).
@@ -291,6 +353,11 @@ pub trait Routing {
     /// been sent, and the next message queues behind it.
     fn atomic_vcs(&self) -> u32 {
         0
+    }
+    /// What each of the `vcs` VC indices is for on an `n`-dimensional torus. By default every
+    /// VC serves every message alike.
+    fn vc_classes(&self, vcs: u32, _n: u32) -> Vec<VcClass> {
+        label_vcs(vcs, &[(VcSets { vcs }.all(), VcClass::new("any message", false, false))])
     }
 }
 
@@ -371,6 +438,65 @@ mod tests {
         let ten = VcSets { vcs: 10 };
         assert_eq!([ten.negative_hop_level(0), ten.negative_hop_level(4), ten.above_negative_hop_levels(5)], [1, 16, 0b11_1110_0000]);
         assert_eq!([three.negative_hop_level(4), three.above_negative_hop_levels(3)], [4, 0]);
+    }
+
+    fn names(classes: &[VcClass]) -> Vec<&str> {
+        classes.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn duato_names_its_two_escape_vcs_and_the_adaptive_ones() {
+        let s = Scenario::parse("k=8&routing=duato&vcs=4").unwrap();
+        let classes = build(&s).vc_classes(4, 2);
+        assert_eq!(names(&classes), ["escape, before the dateline", "escape, after the dateline", "adaptive", "adaptive"]);
+        assert_eq!(classes.iter().map(|c| (c.escape, c.after_dateline)).collect::<Vec<_>>(), [(true, false), (true, true), (false, false), (false, false)]);
+    }
+
+    #[test]
+    fn shared_vcs_carry_every_class_name_and_nbc_names_its_levels() {
+        let dor = Scenario::parse("k=8&routing=dor&vcs=1&unsafe=1").unwrap();
+        assert_eq!(build(&dor).vc_classes(1, 2), [VcClass::new("before the dateline + after the dateline", false, false)]);
+        let duato = Scenario::parse("k=8&routing=duato&vcs=1&unsafe=1").unwrap();
+        assert_eq!(build(&duato).vc_classes(1, 2), [VcClass::new("escape, before the dateline + escape, after the dateline", true, false)]);
+        let val = Scenario::parse("k=8&routing=val&vcs=4").unwrap();
+        assert_eq!(names(&build(&val).vc_classes(4, 2))[3], "phase 2, after the dateline");
+        let nbc = Scenario::parse("k=8&routing=nbc&vcs=6").unwrap();
+        let classes = build(&nbc).vc_classes(6, 2);
+        assert_eq!(names(&classes), ["escape level 0", "escape level 1", "escape level 2", "escape level 3", "escape level 4", "adaptive"]);
+        let rlb = Scenario::parse("k=8&routing=rlb&vcs=6").unwrap();
+        assert_eq!(names(&build(&rlb).vc_classes(6, 2))[..3], ["+y, 0 wraps crossed", "+y, 1 wrap crossed", "+y, 2 wraps crossed"]);
+    }
+
+    /// The classes agree with the VCs the routing actually offers: on every route of an 8×8
+    /// torus, an oblivious dateline algorithm offers after-dateline VCs exactly once its current
+    /// dimension's wrap link is behind it, and Duato's last-resort candidate is always escape.
+    #[test]
+    fn offered_vcs_match_their_classes() {
+        let t = Torus::new(8, 2);
+        let mut rng = Rng::new(4, crate::rng::Stream::Routing);
+        let adaptive = VcSets { vcs: 4 }.adaptive();
+        for name in ["dor", "duato", "adaptive", "minad"] {
+            let s = Scenario::parse(&format!("k=8&routing={name}&vcs=4")).unwrap();
+            let routing = build(&s);
+            let classes = routing.vc_classes(4, 2);
+            for src in 0..t.nodes() {
+                for dest in 0..t.nodes() {
+                    let plan = routing.plan(&t, src, dest, &mut rng);
+                    for (at, c) in follow(&t, routing.as_ref(), src, plan, |c| c[c.len() - 1]) {
+                        let offered: Vec<&VcClass> = (0..4).filter(|v| c.vcs >> v & 1 == 1).map(|v| &classes[v as usize]).collect();
+                        let dim = c.port / 2;
+                        let wrapped = plan.wrapped(&t, at, dim);
+                        if name == "dor" {
+                            assert!(offered.iter().all(|k| k.after_dateline == wrapped), "{name} {src}->{dest} at {at}: {c:?}");
+                        } else if c.vcs & adaptive == 0 {
+                            assert!(offered.iter().all(|k| k.escape && k.after_dateline == wrapped), "{name} {src}->{dest} at {at}: {c:?}");
+                        } else {
+                            assert!(offered.iter().all(|k| !k.escape), "{name} {src}->{dest} at {at}: {c:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

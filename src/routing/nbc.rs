@@ -31,7 +31,7 @@
 //! `routing=nbc&vcs=V` on an even-k torus, `V ≥ ⌈n·k/4⌉ + 2` (default V = 10, seed 000's value).
 
 use super::duato::productive_ports;
-use super::{minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use super::{label_vcs, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -77,6 +77,14 @@ impl Nbc {
 }
 
 impl Routing for Nbc {
+    fn vc_classes(&self, vcs: u32, _n: u32) -> Vec<VcClass> {
+        let mut classes: Vec<(u32, VcClass)> = (0..self.escape_levels)
+            .map(|l| (self.sets.negative_hop_level(l), VcClass::new(format!("escape level {l}"), true, false)))
+            .collect();
+        classes.push((self.sets.above_negative_hop_levels(self.escape_levels), VcClass::new("adaptive", false, false)));
+        label_vcs(vcs, &classes)
+    }
+
     /// Minimal directions, and the bonus-card start level drawn from the unneeded levels.
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         let mut plan = RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0);

@@ -28,7 +28,7 @@
 //! `routing=rlb&vcs=6` (more VCs are split evenly among the classes).
 
 use super::romm::node_in_quadrant;
-use super::{balanced_directions, dimension_order_hop, Candidates, DimensionOrder, RoutePlan, Routing, VcSets, EJECT};
+use super::{balanced_directions, dimension_order_hop, label_vcs, Candidates, DimensionOrder, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -52,6 +52,23 @@ impl Rlb {
 }
 
 impl Routing for Rlb {
+    /// One class per network (the directions of dimensions 1..n) and level (wrap-around links
+    /// crossed so far), in the order of [`Rlb::class`].
+    fn vc_classes(&self, vcs: u32, n: u32) -> Vec<VcClass> {
+        const DIMS: [&str; 3] = ["x", "y", "z"];
+        let classes: Vec<(u32, VcClass)> = (0..vc_classes(n))
+            .map(|c| {
+                let (network, level) = (c / (n + 1), c % (n + 1));
+                let directions: Vec<String> =
+                    (1..n).map(|d| format!("{}{}", if network >> (d - 1) & 1 == 1 { "−" } else { "+" }, DIMS[d as usize])).collect();
+                let network_name = if directions.is_empty() { "one network".to_string() } else { directions.join(" ") };
+                let name = format!("{network_name}, {level} wrap{} crossed", if level == 1 { "" } else { "s" });
+                (self.sets.group(c, vc_classes(n)), VcClass::new(name, false, level > 0))
+            })
+            .collect();
+        label_vcs(vcs, &classes)
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         let minus = balanced_directions(t, src, dest, rng);
         let via = node_in_quadrant(t, src, dest, minus, rng);

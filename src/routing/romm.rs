@@ -11,7 +11,7 @@
 //! `routing=romm&vcs=4`.
 
 use super::val::two_phase_dimension_order;
-use super::{minimal_directions, Candidates, RoutePlan, Routing, VcSets};
+use super::{dateline_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets};
 use crate::rng::Rng;
 use crate::topology::{Direction, Node, Torus};
 
@@ -36,6 +36,11 @@ pub(super) fn node_in_quadrant(t: &Torus, src: Node, dest: Node, minus: u8, rng:
 }
 
 impl Routing for Romm {
+    /// The dateline pairs of [`super::val`], one per phase.
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        dateline_classes(&self.sets, 2)
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         let minus = minimal_directions(t, src, dest, rng);
         let via = node_in_quadrant(t, src, dest, minus, rng);

@@ -12,7 +12,7 @@
 //!
 //! `routing=val&vcs=4` (more VCs are split evenly among the four classes).
 
-use super::{dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use super::{dateline_classes, dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
@@ -35,6 +35,10 @@ pub(super) fn two_phase_dimension_order(sets: &VcSets, t: &Torus, at: Node, plan
 }
 
 impl Routing for Valiant {
+    fn vc_classes(&self, _vcs: u32, _n: u32) -> Vec<VcClass> {
+        dateline_classes(&self.sets, 2)
+    }
+
     fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
         let via = rng.below(t.nodes());
         let minus = minimal_directions(t, src, via, rng);

@@ -30,6 +30,7 @@ mod chaos;
 mod deadlock;
 mod scouting;
 pub mod stats;
+mod view;
 
 use crate::routing::{self, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::rng::{Rng, Stream};
@@ -1220,9 +1221,11 @@ impl Simulation {
 
     /// Statistics so far, for the page (the window counts from `warmup` to now).
     pub fn live_stats(&self) -> LiveStats {
-        let mut s = self.stats.clone();
-        s.window_end = self.cycle.max(s.window_start + 1);
+        // Read in place, not cloned: the page asks several times a second and the statistics
+        // hold the latency histogram and per-pair counters.
+        let s = &self.stats;
         let measuring = self.cycle > s.window_start;
+        let now = self.cycle.min(s.window_end);
         LiveStats {
             cycle: self.cycle,
             measuring,
@@ -1232,8 +1235,8 @@ impl Simulation {
             network_latency_mean: s.network_latency_mean(),
             source_queue_mean: s.source_queue_mean(),
             hops_mean: s.hops_mean(),
-            offered_flits_per_node_cycle: if measuring { s.offered_flits_per_node_cycle() } else { 0.0 },
-            accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle() } else { 0.0 },
+            offered_flits_per_node_cycle: if measuring { s.offered_flits_per_node_cycle_until(now) } else { 0.0 },
+            accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle_until(now) } else { 0.0 },
             flits_in_network: self.flits_in_network,
             messages_queued: self.messages_queued,
             saturated: self.saturated && !self.deadlock,

@@ -114,6 +114,7 @@ impl Simulation {
         m.avoid_port = self.torus.channel_port(channel);
         m.backtracks += 1;
         self.backtracks += 1;
+        self.stats.backtracked(self.cycle, channel);
         true
     }
 

@@ -16,6 +16,9 @@ const HISTOGRAM_EXACT: usize = 1 << 16;
 const HISTOGRAM_BINS: usize = 64;
 /// Hops are tracked individually up to this index (longer paths share the last entry).
 pub const MAX_TRACKED_HOPS: usize = 64;
+/// Scouting backtracks remembered for the page: the most recent ones, enough to mark every
+/// backtrack of a few drawn frames without allocating as the run goes on.
+pub const BACKTRACK_LOG: usize = 64;
 
 #[derive(Clone, Debug)]
 pub struct Stats {
@@ -36,6 +39,13 @@ pub struct Stats {
     pub generated_flits: u64,
     pub ejected_flits: u64,
     channel_flits: Vec<u64>,
+    /// Flits each channel has carried since the start, wrapping: the page takes differences
+    /// over its own window for the utilisation heat.
+    channel_flits_total: Vec<u32>,
+    /// The most recent scouting backtracks as (cycle, channel backtracked over), a ring indexed
+    /// by `backtracks_logged % BACKTRACK_LOG`.
+    backtrack_log: [(u64, u32); BACKTRACK_LOG],
+    backtracks_logged: u64,
     /// Flits of each source–destination pair delivered inside the window (small networks).
     pair_flits: Vec<u32>,
     per_source_flits: Vec<u64>,
@@ -95,6 +105,9 @@ impl Stats {
             generated_flits: 0,
             ejected_flits: 0,
             channel_flits: vec![0; channels],
+            channel_flits_total: vec![0; channels],
+            backtrack_log: [(0, 0); BACKTRACK_LOG],
+            backtracks_logged: 0,
             pair_flits: vec![0; pairs],
             per_source_flits: vec![0; nodes],
             per_source_generated: vec![0; nodes],
@@ -153,9 +166,26 @@ impl Stats {
     }
 
     pub fn channel_flit(&mut self, cycle: u64, channel: usize) {
+        self.channel_flits_total[channel] = self.channel_flits_total[channel].wrapping_add(1);
         if self.in_window(cycle) {
             self.channel_flits[channel] += 1;
         }
+    }
+
+    pub fn channel_flits_total(&self) -> &[u32] {
+        &self.channel_flits_total
+    }
+
+    /// A scouting header backtracked over `channel` in `cycle`.
+    pub fn backtracked(&mut self, cycle: u64, channel: u32) {
+        self.backtrack_log[(self.backtracks_logged % BACKTRACK_LOG as u64) as usize] = (cycle, channel);
+        self.backtracks_logged += 1;
+    }
+
+    /// The remembered backtracks, oldest first.
+    pub fn recent_backtracks(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        let kept = self.backtracks_logged.min(BACKTRACK_LOG as u64);
+        (self.backtracks_logged - kept..self.backtracks_logged).map(|i| self.backtrack_log[(i % BACKTRACK_LOG as u64) as usize])
     }
 
     pub fn ejected_flit(&mut self, cycle: u64) {
@@ -251,16 +281,29 @@ impl Stats {
         T_975_19 * (var / b).sqrt()
     }
 
-    fn window_cycles(&self) -> f64 {
-        (self.window_end - self.window_start) as f64
-    }
-
     pub fn offered_flits_per_node_cycle(&self) -> f64 {
-        self.generated_flits as f64 / (self.nodes as f64 * self.window_cycles())
+        self.offered_flits_per_node_cycle_until(self.window_end)
     }
 
     pub fn accepted_flits_per_node_cycle(&self) -> f64 {
-        self.ejected_flits as f64 / (self.nodes as f64 * self.window_cycles())
+        self.accepted_flits_per_node_cycle_until(self.window_end)
+    }
+
+    /// The offered rate as if the window ended at `end` (the live figure, mid-window).
+    pub fn offered_flits_per_node_cycle_until(&self, end: u64) -> f64 {
+        self.generated_flits as f64 / (self.nodes as f64 * self.cycles_until(end))
+    }
+
+    pub fn accepted_flits_per_node_cycle_until(&self, end: u64) -> f64 {
+        self.ejected_flits as f64 / (self.nodes as f64 * self.cycles_until(end))
+    }
+
+    fn cycles_until(&self, end: u64) -> f64 {
+        (end.max(self.window_start + 1) - self.window_start) as f64
+    }
+
+    fn window_cycles(&self) -> f64 {
+        self.cycles_until(self.window_end)
     }
 
     /// Seed 004's minimum accepted throughput α′: the least accepted rate of any active

@@ -82,7 +82,10 @@ test('clicking a node shows its router; clicking a worm follows its message', as
   await page.click('#router-close');
   assert.equal(await page.locator('#router').isHidden(), true);
 
-  // A pixel in the first message colour (Okabe–Ito orange) lies on a worm.
+  // A pixel in the first message colour (Okabe–Ito orange) lies on a worm once the heat
+  // overlay, whose ramp passes through oranges, is off.
+  await page.uncheck('#show-heat');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const at = await page.evaluate(() => {
     const c = document.getElementById('torus');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

@@ -3,7 +3,7 @@
 // statistics, the background load sweep and whole runs in a worker, presets, export, and the
 // console API window.torusExplorer.
 import { loadWasm, RunnerPool } from './wasm-loader.js';
-import { TorusView, FREE, neighbour } from './render.js';
+import { TorusView, FREE, neighbour, strokeClassPattern, MESSAGE_COLOURS } from './render.js';
 import { Charts } from './charts.js';
 import { PRESETS } from './presets.js';
 import { el, download } from './dom.js';
@@ -19,6 +19,12 @@ const SWEEP_POINTS = 6;
 const MODEL_POINTS = 48;
 const SWEEP_MAX_CYCLES = 20000;
 const SWEEP_MAX_WARMUP = 2000;
+// The heat overlay averages each channel's flits per cycle with this time constant (cycles).
+const HEAT_CYCLES = 50;
+// A backtrack stays marked for this many cycles, or this long on screen in fast mode.
+const BACKTRACK_MARK_CYCLES = 40;
+const BACKTRACK_MARK_MS = 600;
+const PORT_NAMES = ['+x', '−x', '+y', '−y'];
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -61,7 +67,6 @@ class App {
     this.buildPresets();
     this.bindControls();
     this.setSpeed();
-    this.buildLegend();
   }
 
   // ---- scenario and hash -------------------------------------------------------------
@@ -93,6 +98,17 @@ class App {
     this.view.setGeometry(this.k, this.vcs);
     this.heat = new Float32Array(this.k * this.k * 4);
     this.views = null;
+    this.heatFlits = new Uint32Array(this.stateViews().channelFlits);
+    this.heatCycle = explorer.cycle();
+    this.classes = JSON.parse(explorer.vc_classes());
+    this.beta = Number(get(canonical, 'beta'));
+    this.scouting = get(canonical, 'switching') === 'scouting';
+    this.deadlock = null;
+    this.backtrackMarks = [];
+    this.backtracksSeen = 0;
+    this.drawn = null;
+    this.showDeadlock();
+    this.buildLegend();
     if (this.selected >= this.k * this.k) this.selectNode(-1);
     this.follow(FREE);
     this.owed = 0;
@@ -333,7 +349,7 @@ class App {
   stateViews() {
     const e = this.explorer;
     const buffer = this.memory.buffer;
-    const key = [e.vc_flits_ptr(), e.vc_owner_ptr(), e.vc_blocked_ptr()];
+    const key = [e.vc_flits_ptr(), e.vc_owner_ptr(), e.vc_blocked_ptr(), e.channel_flits_ptr()];
     const v = this.views;
     if (!v || v.buffer !== buffer || v.key.some((p, i) => p !== key[i])) {
       const n = e.vc_count();
@@ -343,20 +359,27 @@ class App {
         flits: new Uint16Array(buffer, key[0], n),
         owner: new Uint32Array(buffer, key[1], n),
         blocked: new Uint8Array(buffer, key[2], n),
+        channelFlits: new Uint32Array(buffer, key[3], e.channel_count()),
       };
     }
     return this.views;
   }
 
-  // Recent fraction of each channel's virtual channels held by a message.
+  // Each channel's utilisation: flits carried per cycle since the last sample (the counters
+  // wrap at 2^32, hence the unsigned difference), averaged over about HEAT_CYCLES cycles.
   sampleHeat() {
-    const { owner } = this.stateViews();
-    const { heat, vcs } = this;
+    const { channelFlits } = this.stateViews();
+    const { heat, heatFlits } = this;
+    const cycle = this.explorer.cycle();
+    const cycles = cycle - this.heatCycle;
+    if (cycles <= 0) return;
+    const weight = 1 - Math.exp(-cycles / HEAT_CYCLES);
     for (let c = 0; c < heat.length; c++) {
-      let held = 0;
-      for (let v = 0; v < vcs; v++) if (owner[c * vcs + v] !== FREE) held++;
-      heat[c] += 0.05 * (held / vcs - heat[c]);
+      const carried = (channelFlits[c] - heatFlits[c]) >>> 0;
+      heat[c] += weight * (carried / cycles - heat[c]);
+      heatFlits[c] = channelFlits[c];
     }
+    this.heatCycle = cycle;
   }
 
   frame(now) {
@@ -424,7 +447,21 @@ class App {
   draw() {
     const v = this.stateViews();
     if (this.followed) this.showMessage();
+    const treeSource = this.beta > 0 && this.selected >= 0 ? this.selected : -1;
+    if (treeSource < 0) this.tree = null;
+    else if (!this.tree || this.tree.source !== treeSource) this.tree = { source: treeSource, channels: Array.from(this.explorer.broadcast_tree(treeSource)) };
+    const backtracks = this.scouting ? this.collectBacktracks() : [];
+    this.drawn = {
+      deadlock: this.deadlock,
+      tree: this.tree,
+      backtracks: backtracks.map((b) => ({ cycle: b.cycle, channel: b.channel })),
+    };
     this.view.draw({
+      classes: this.classes,
+      deadlock: this.deadlock,
+      tree: this.tree ? this.tree.channels : null,
+      treeSource,
+      backtracks: backtracks.map((b) => ({ channel: b.channel, age: b.age })),
       followed: this.followed ? this.followed.id : FREE,
       trail: this.followed ? this.followed.trail : [],
       flits: v.flits,
@@ -438,6 +475,26 @@ class App {
     });
     $('cycle-label').textContent = `cycle ${this.explorer.cycle().toLocaleString('en')}`;
     if (this.selected >= 0) this.showRouter();
+  }
+
+  // Backtracks to mark now: those logged since the last look join the marks, which expire
+  // BACKTRACK_MARK_CYCLES cycles after the backtrack, or BACKTRACK_MARK_MS after they were
+  // first drawn when the simulation runs faster than that.
+  collectBacktracks() {
+    const total = this.explorer.backtracks();
+    const fresh = total - this.backtracksSeen;
+    this.backtracksSeen = total;
+    const now = performance.now();
+    if (fresh > 0) {
+      const log = this.explorer.recent_backtracks();
+      for (let i = Math.max(0, log.length / 2 - fresh); i < log.length / 2; i++) {
+        this.backtrackMarks.push({ cycle: log[2 * i], channel: log[2 * i + 1], shown: now });
+      }
+    }
+    const cycle = this.explorer.cycle();
+    const age = (m) => Math.min((cycle - m.cycle) / BACKTRACK_MARK_CYCLES, (now - m.shown) / BACKTRACK_MARK_MS);
+    this.backtrackMarks = this.backtrackMarks.filter((m) => age(m) < 1);
+    return this.backtrackMarks.map((m) => ({ ...m, age: Math.max(0, age(m)) }));
   }
 
   // A click on a node shows its router; on a worm, follows that message.
@@ -476,7 +533,7 @@ class App {
       if (this.view.isHead((i / vcs) | 0, f.id, owner)) head = i;
     }
     const cycle = this.explorer.cycle();
-    const names = ['+x', '−x', '+y', '−y'];
+    const names = PORT_NAMES;
     let state;
     if (held === 0) {
       if (f.gone === null) f.gone = cycle;
@@ -535,11 +592,66 @@ class App {
 
   buildLegend() {
     const sw = (colour) => el('span', { class: `swatch swatch-${colour}` });
-    $('legend').replaceChildren(
+    const items = [
       el('span', {}, [sw('worm'), 'worm (one colour per message)']),
       el('span', {}, [sw('head'), 'header']),
       el('span', {}, [sw('blocked'), 'blocked header']),
-      el('span', {}, [sw('heat'), 'VC occupancy heat: light = idle, dark = all VCs held']),
+      el('span', {}, [sw('heat'), 'channel utilisation: light = idle, dark = a flit every cycle']),
+      el('span', {}, [sw('deadlock'), 'deadlock cycle']),
+    ];
+    if (this.scouting) items.push(el('span', {}, [sw('backtrack'), 'scouting backtrack']));
+    if (this.beta > 0) items.push(el('span', {}, [sw('tree'), 'broadcast tree from the selected node (click a node)']));
+    $('legend').replaceChildren(...items);
+    this.buildClassLegend();
+  }
+
+  // The routing algorithm's VC classes, grouped by name, each with a worm drawn in its pattern.
+  buildClassLegend() {
+    const box = $('vc-classes');
+    const groups = new Map();
+    (this.classes || []).forEach((c, v) => {
+      if (!groups.has(c.name)) groups.set(c.name, { cls: c, vcs: [] });
+      groups.get(c.name).vcs.push(v);
+    });
+    const rows = [...groups.values()].map(({ cls, vcs }) => {
+      const canvas = el('canvas', { width: '44', height: '12', class: 'class-swatch', 'aria-hidden': 'true' });
+      const ctx = canvas.getContext('2d');
+      const path = () => { ctx.moveTo(2, 6); ctx.lineTo(42, 6); };
+      ctx.lineWidth = 8;
+      ctx.strokeStyle = MESSAGE_COLOURS[1];
+      ctx.beginPath();
+      path();
+      ctx.stroke();
+      strokeClassPattern(ctx, cls, 8, path);
+      const kind = cls.escape && cls.after_dateline ? 'escape, after a dateline' : cls.escape ? 'escape' : cls.after_dateline ? 'after a dateline' : '';
+      return el('li', { 'data-vcs': vcs.join(','), 'data-kind': kind }, [canvas, `VC ${vcs.join(', ')}: ${cls.name}`]);
+    });
+    const routing = this.scenario ? get(this.scenario, 'routing') : '';
+    box.replaceChildren(el('h2', {}, [`VC classes of ${routing}`]), el('ul', {}, rows));
+  }
+
+  // The deadlock panel: the VCs of the wait-for cycle, each waiting for the next.
+  showDeadlock() {
+    const box = $('deadlock');
+    const d = this.deadlock;
+    box.hidden = !d;
+    if (!d) {
+      box.replaceChildren();
+      return;
+    }
+    const k = this.k;
+    const items = d.vcs.map((vc, i) => {
+      const c = d.channels[i];
+      const node = (c / 4) | 0;
+      const to = neighbour(node, c % 4, k);
+      return el('li', {}, [`channel from node (${node % k}, ${Math.floor(node / k)}) ${PORT_NAMES[c % 4]} to (${to % k}, ${Math.floor(to / k)}), VC ${vc % this.vcs}`]);
+    });
+    box.replaceChildren(
+      el('h2', {}, ['Deadlock']),
+      el('p', {}, [d.vcs.length
+        ? `Nothing can move: these ${d.vcs.length} virtual channels wait for each other in a cycle (each for the next, the last for the first), highlighted on the torus.`
+        : 'Nothing has moved for a long time, but no cycle of waiting virtual channels was found.']),
+      el('ol', {}, items),
     );
   }
 
@@ -569,10 +681,17 @@ class App {
       ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2)],
       ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`],
     ];
+    if (this.scouting) rows.push(['backtracks', this.explorer.backtracks().toLocaleString('en')]);
+    if (get(this.scenario, 'routing') === 'chaos') rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
     const items = rows.flatMap(([k, v]) => [el('dt', {}, [k]), el('dd', {}, [v])]);
     if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time: the network is deadlocked']));
     if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
     $('live-numbers').replaceChildren(el('dl', {}, items));
+    if (s.deadlock !== !!this.deadlock) {
+      this.deadlock = s.deadlock ? JSON.parse(this.explorer.deadlock_cycle()) : null;
+      this.showDeadlock();
+      this.dirty = true;
+    }
   }
 
   // The current scenario run whole in the worker, exactly as `torus run` (shared with run()).
@@ -746,6 +865,15 @@ async function main() {
     loadPreset: (i) => app.loadPreset(i),
     results: () => app.results(),
     workers: () => app.runner.size,
+    // What the last frame drew on top of the worms: the deadlock cycle, the broadcast tree and
+    // the backtracks marked.
+    overlays: () => app.drawn,
+    deadlockCycle: () => JSON.parse(app.explorer.deadlock_cycle()),
+    vcClasses: () => JSON.parse(app.explorer.vc_classes()),
+    broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
+    selectNode: (node) => app.selectNode(node),
+    channelFlits: () => Array.from(app.stateViews().channelFlits),
+    heat: () => Array.from(app.heat),
   };
   if (!reducedMotion) app.play();
   requestAnimationFrame((t) => app.frame(t));

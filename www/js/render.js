@@ -1,6 +1,8 @@
 // Draws the 2-D torus: nodes, every unidirectional channel with its virtual-channel lanes,
-// worms (flits coloured per message, header dot, blocked-header bar) and an occupancy heat
-// overlay. Geometry only: the state comes straight from typed-array views of wasm memory.
+// worms (flits coloured per message, header dot, blocked-header bar; escape and after-dateline
+// VC classes patterned), a channel-utilisation heat overlay, and on top the deadlock cycle, a
+// broadcast tree and scouting backtracks. Geometry only: the state comes straight from
+// typed-array views of wasm memory.
 //
 // Channel numbering follows src/topology.rs: node = x + y·k, channel = node·4 + port, port
 // 0 = +x, 1 = −x, 2 = +y, 3 = −y; a channel's buffers sit at its downstream end.
@@ -23,6 +25,35 @@ function heatColour(u) {
   const f = x - i;
   const c = HEAT[i].map((a, j) => Math.round(a + (HEAT[i + 1][j] - a) * f));
   return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+// Overlays, chosen apart from the message colours and the heat scale.
+export const DEADLOCK_COLOUR = '#7a0177';
+const TREE_COLOUR = '#000000';
+const BACKTRACK_COLOUR = '#000000';
+
+// The patterns marking a VC's class over a worm's own colour, so that the class reads without
+// colour vision: escape VCs get a white centre stripe (a hollow worm), after-dateline VCs dark
+// cross ticks; a VC that is both gets both.
+export function strokeClassPattern(ctx, cls, width, strokePath) {
+  if (!cls) return;
+  ctx.save();
+  if (cls.escape) {
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = Math.max(0.8, width * 0.4);
+    ctx.beginPath();
+    strokePath();
+    ctx.stroke();
+  }
+  if (cls.after_dateline) {
+    ctx.strokeStyle = '#111111';
+    ctx.lineWidth = width;
+    ctx.setLineDash([1.5, 2.5]);
+    ctx.beginPath();
+    strokePath();
+    ctx.stroke();
+  }
+  ctx.restore();
 }
 
 // Screen direction of each port (y grows upwards in the torus, downwards on screen).
@@ -124,9 +155,12 @@ export class TorusView {
     }
   }
 
-  // state: { flits, owner, blocked, heat, buf, showHeat, showLanes, selected, followed, trail }
+  // state: { flits, owner, blocked, heat, buf, showHeat, showLanes, selected, followed, trail,
+  // classes, deadlock, tree, treeSource, backtracks }
   // followed: a message id drawn on top with the others faded, or FREE; trail: the channels its
-  // header has taken so far.
+  // header has taken so far; classes: the routing's class of each VC index; deadlock: the
+  // wait-for cycle's { vcs, channels } or null; tree: broadcast tree channels from treeSource
+  // or null; backtracks: [{ channel, age }] with age from 0 (now) to 1 (about to vanish).
   draw(state) {
     const { k, vcs, ctx } = this;
     const ports = 4;
@@ -162,6 +196,8 @@ export class TorusView {
     ctx.globalAlpha = 1;
     this.drawWrapArrows();
     if (following) this.drawTrail(state.trail);
+    if (state.deadlock) this.drawDeadlock(state.deadlock, state.showLanes);
+    if (state.tree) this.drawTree(state.tree);
 
     // Worms: each occupied VC filled from its downstream end in proportion to its flits.
     const { flits, owner, blocked, buf } = state;
@@ -189,8 +225,10 @@ export class TorusView {
         ctx.strokeStyle = messageColour(o);
         ctx.lineWidth = width;
         ctx.beginPath();
-        this.strokeLane(node, port, lane, 1 - Math.max(fill, 0.08), 1);
+        const t0 = 1 - Math.max(fill, 0.08);
+        this.strokeLane(node, port, lane, t0, 1);
         ctx.stroke();
+        strokeClassPattern(ctx, state.classes[v], width, () => this.strokeLane(node, port, lane, t0, 1));
         if (this.isHead(c, o, owner)) heads.push([node, port, lane, o, blocked[i] === 1]);
       }
     }
@@ -200,10 +238,12 @@ export class TorusView {
     }
     ctx.globalAlpha = 1;
 
+    if (state.backtracks) this.drawBacktracks(state.backtracks);
+
     // Nodes.
     for (let u = 0; u < k * k; u++) {
       const [cx, cy] = this.centre(u);
-      ctx.fillStyle = u === state.selected ? '#222222' : '#ffffff';
+      ctx.fillStyle = u === state.selected ? '#222222' : u === state.treeSource ? '#009e73' : '#ffffff';
       ctx.strokeStyle = '#444444';
       ctx.lineWidth = u === state.selected ? 2 : 1;
       ctx.beginPath();
@@ -266,6 +306,86 @@ export class TorusView {
     for (const c of trail) this.strokeLane((c / 4) | 0, c % 4, (this.vcs - 1) / 2, 0, 1);
     ctx.stroke();
     ctx.restore();
+  }
+
+  // The deadlock's wait-for cycle: a wide halo under each waiting VC's lane (the whole band
+  // when lanes are merged), and a line joining the lanes in waiting order.
+  drawDeadlock({ vcs: cycle }, showLanes) {
+    const ctx = this.ctx;
+    const lane = (i) => (showLanes ? i % this.vcs : (this.vcs - 1) / 2);
+    ctx.save();
+    ctx.strokeStyle = DEADLOCK_COLOUR;
+    ctx.lineCap = 'round';
+    ctx.lineWidth = (showLanes ? this.lane : this.lane * this.vcs) + 6;
+    ctx.beginPath();
+    for (const i of cycle) {
+      const c = (i / this.vcs) | 0;
+      this.strokeLane((c / 4) | 0, c % 4, lane(i), 0.05, 0.95);
+    }
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  // A broadcast spanning tree: one arrow along each tree channel.
+  drawTree(tree) {
+    const ctx = this.ctx;
+    const mid = (this.vcs - 1) / 2;
+    ctx.save();
+    ctx.strokeStyle = TREE_COLOUR;
+    ctx.fillStyle = TREE_COLOUR;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([5, 3]);
+    ctx.beginPath();
+    for (const c of tree) this.strokeLane((c / 4) | 0, c % 4, mid, 0, 1);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    for (const c of tree) this.arrowOnLane((c / 4) | 0, c % 4, mid, 0.75, 5);
+    ctx.restore();
+  }
+
+  // Scouting backtracks: a hooked arrow pointing back up the channel the header gave up,
+  // fading with age.
+  drawBacktracks(marks) {
+    const ctx = this.ctx;
+    ctx.save();
+    for (const { channel, age } of marks) {
+      const node = (channel / 4) | 0;
+      const port = channel % 4;
+      const lane = this.vcs + 1.5;
+      ctx.globalAlpha = 1 - 0.8 * age;
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 5;
+      ctx.beginPath();
+      this.strokeLane(node, port, lane, 0.2, 0.8);
+      ctx.stroke();
+      ctx.strokeStyle = BACKTRACK_COLOUR;
+      ctx.fillStyle = BACKTRACK_COLOUR;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      this.strokeLane(node, port, lane, 0.25, 0.8);
+      ctx.stroke();
+      this.arrowOnLane(node, port, lane, 0.2, 6, true);
+    }
+    ctx.restore();
+  }
+
+  // A filled arrowhead at fraction t of a lane, pointing downstream (or upstream if `back`).
+  arrowOnLane(node, port, lane, t, size, back = false) {
+    const ctx = this.ctx;
+    const [x, y, dx0, dy0, len] = this.lanePath(node, port, lane);
+    const [dx, dy] = back ? [-dx0, -dy0] : [dx0, dy0];
+    const draw = (px, py) => {
+      ctx.beginPath();
+      ctx.moveTo(px + dx * size, py + dy * size);
+      ctx.lineTo(px - dy * size * 0.6, py + dx * size * 0.6);
+      ctx.lineTo(px + dy * size * 0.6, py - dx * size * 0.6);
+      ctx.closePath();
+      ctx.fill();
+    };
+    const px = x + dx0 * len * t;
+    const py = y + dy0 * len * t;
+    draw(px, py);
+    if (px > this.size || px < 0 || py > this.size || py < 0) draw(px - dx0 * this.size, py - dy0 * this.size);
   }
 
   // Small arrowheads where wrap-around channels leave the canvas edge.
