@@ -98,6 +98,8 @@ test('clicking a node shows its router; clicking a worm follows its message', as
   });
   assert.ok(at, 'a worm in the first message colour is drawn');
   await page.locator('#torus').click({ position: at });
+  // The description is written by the next frame drawn.
+  await page.waitForFunction(() => document.getElementById('message-text').textContent !== '', null, { timeout: 5000 }).catch(() => {});
   assert.match(await page.locator('#message-text').textContent(), /^Message #\d+ .*(header at node \d+|left the network)/);
   assert.deepEqual(errors, []);
 });

@@ -497,19 +497,21 @@ class App {
     return this.backtrackMarks.map((m) => ({ ...m, age: Math.max(0, age(m)) }));
   }
 
-  // A click on a node shows its router; on a worm, follows that message.
+  // A click on a worm follows that message; elsewhere on a node, shows its router. Worms come
+  // first: a header's dot is drawn over the edge of the node it is entering.
   clickCanvas(e) {
     const r = e.target.getBoundingClientRect();
     const scale = this.view.size / r.width;
     const x = (e.clientX - r.left) * scale;
     const y = (e.clientY - r.top) * scale;
+    const { owner, flits } = this.stateViews();
+    const message = this.view.messageAt(x, y, owner, flits, this.buf, $('show-lanes').checked);
     const node = this.view.nodeAt(x, y);
-    if (node >= 0) {
+    if (message === FREE && node >= 0) {
       this.selectNode(node === this.selected ? -1 : node);
       return;
     }
-    const { owner, flits } = this.stateViews();
-    this.follow(this.view.messageAt(x, y, owner, flits, this.buf, $('show-lanes').checked));
+    this.follow(message);
   }
 
   follow(id) {
