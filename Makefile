@@ -78,7 +78,7 @@ bench: wasm cli
 	node scripts/bench-node.mjs
 	target/release/torus bench --scaling --cycles 50000
 
-bench-page: wasm cli
+bench-page: dist cli
 	@echo "==> page speed in headless Chromium (frame-rate limit off) beside native torus bench"
 	node scripts/bench-page.mjs
 

@@ -13,9 +13,9 @@ const USAGE: &str = "usage:
   torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
   torus saturation \"<scenario>\"          saturation throughput by search on the rate
   torus model \"<scenario>\"               the applicable analytical model and the throughput bound
-  torus bench [--json] [--cycles N] [--scaling]
+  torus bench [--json] [--cycles N] [--scaling] [--scenario \"<scenario>\"]
                                          simulator speed on fixed scenarios (--scaling: cost
-                                         against network size and load)
+                                         against network size and load; --scenario: that one)
   torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
@@ -128,13 +128,15 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{}", json(&experiment::saturation(&s)));
         }
         "bench" => {
-            reject_unknown(args, &["--json", "--cycles=", "--scaling"], 1)?;
+            reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario="], 1)?;
             let cycles = match option(args, "--cycles")? {
                 Some(v) => v.parse::<u64>().ok().filter(|&c| c >= 10).ok_or_else(|| Fail(format!("--cycles must be an integer >= 10, got `{v}`")))?,
                 None => 200_000,
             };
             let as_json = args.iter().any(|a| a == "--json");
-            let scenarios: Vec<String> = if args.iter().any(|a| a == "--scaling") {
+            let scenarios: Vec<String> = if let Some(text) = option(args, "--scenario")? {
+                vec![text.to_string()]
+            } else if args.iter().any(|a| a == "--scaling") {
                 experiment::scaling_scenarios()
             } else {
                 BENCH_SCENARIOS.iter().map(|s| s.to_string()).collect()

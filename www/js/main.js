@@ -12,8 +12,8 @@ const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
 // Main-thread simulation: per animation frame at set speeds; per task "as fast as possible".
 const SLOW_BUDGET_MS = 10;
-const FAST_SLICE_MS = 10;
-const FAST_FPS = 30;
+const FAST_SLICE_MS = 20;
+const FAST_FPS = 20;
 const CHUNK_MS = 2;
 const SWEEP_POINTS = 6;
 const MODEL_POINTS = 48;
