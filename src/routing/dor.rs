@@ -12,6 +12,14 @@ use crate::topology::{Node, Torus};
 
 pub struct Dor {
     pub sets: VcSets,
+    /// The VC set of each dateline class (before, after), computed once.
+    classes: [u32; 2],
+}
+
+impl Dor {
+    pub fn new(sets: VcSets) -> Dor {
+        Dor { sets, classes: [sets.group(0, 2), sets.group(1, 2)] }
+    }
 }
 
 impl Routing for Dor {
@@ -25,7 +33,7 @@ impl Routing for Dor {
 
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
         match dimension_order_hop(t, at, plan) {
-            Some((port, wrapped)) => out.push(port, self.sets.group(wrapped as u32, 2), 0),
+            Some((port, wrapped)) => out.push(port, self.classes[wrapped as usize], 0),
             None => out.push(EJECT, 0, 0),
         }
     }
@@ -58,7 +66,7 @@ mod tests {
     #[test]
     fn x_then_y_with_dateline_classes() {
         let t = Torus::new(8, 2);
-        let r = Dor { sets: VcSets { vcs: 2 } };
+        let r = Dor::new(VcSets { vcs: 2 });
         // (6,1) → (1,7): x offset 3 goes + across the wrap 7→0; y offset 6 goes − (2 hops).
         let hops = walk(&t, &r, t.node_at(&[6, 1]), t.node_at(&[1, 7]));
         // + x from 6 (VC0), from 7 across the wrap (still VC0), from 0 (VC1); then − y from 1
@@ -69,7 +77,7 @@ mod tests {
     #[test]
     fn paths_are_minimal_everywhere() {
         let t = Torus::new(5, 2);
-        let r = Dor { sets: VcSets { vcs: 2 } };
+        let r = Dor::new(VcSets { vcs: 2 });
         for s in 0..t.nodes() {
             for d in 0..t.nodes() {
                 assert_eq!(walk(&t, &r, s, d).len() as u32, t.distance(s, d));

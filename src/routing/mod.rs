@@ -180,19 +180,17 @@ impl RoutePlan {
 
 /// A node's coordinates in the compact form [`RoutePlan::start`] keeps.
 fn coordinates(t: &Torus, node: Node) -> [u8; 3] {
-    let mut c = [0u8; 3];
-    for d in 0..t.n {
-        c[d as usize] = t.coordinate(node, d) as u8;
-    }
-    c
+    let [x, y, z, _] = t.coordinates_of(node);
+    [x, y, z]
 }
 
 /// Minimal directions from `from` to `to`: bit d set for −; a tie (offset exactly k/2) is broken
 /// uniformly at random, as BookSim's `dim_order_torus` does and `models/bounds.md` assumes.
 pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
+    let (a, b) = (t.coordinates_of(from), t.coordinates_of(to));
     let mut minus = 0u8;
-    for d in 0..t.n {
-        let o = t.offset(from, to, d);
+    for d in 0..t.n as usize {
+        let o = if b[d] >= a[d] { (b[d] - a[d]) as u32 } else { (b[d] as u32 + t.k) - a[d] as u32 };
         let go_minus = match (2 * o).cmp(&t.k) {
             std::cmp::Ordering::Greater => true,
             std::cmp::Ordering::Less => false,
@@ -368,7 +366,15 @@ pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Por
     // Hops are left in a dimension exactly when the coordinates differ there, whichever the
     // direction; this runs once per header per router, so it reads each node's coordinates once.
     let (here, there) = (t.coordinates_of(at), t.coordinates_of(plan.target));
-    let d = plan.order().dims(t.n).find(|&d| here[d as usize] != there[d as usize])?;
+    let differ = u32::from_le_bytes(here) ^ u32::from_le_bytes(there);
+    if differ == 0 {
+        return None;
+    }
+    let d = if plan.order() == DimensionOrder::ASCENDING {
+        differ.trailing_zeros() / 8
+    } else {
+        plan.order().dims(t.n).find(|&d| here[d as usize] != there[d as usize])?
+    };
     let (x, start) = (here[d as usize], plan.start[d as usize]);
     let wrapped = match plan.direction(d) {
         Direction::Plus => x < start,
@@ -381,7 +387,7 @@ pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Por
 pub fn build(s: &Scenario) -> Box<dyn Routing> {
     let sets = VcSets { vcs: s.vcs };
     match s.routing {
-        RoutingKind::Dor => Box::new(dor::Dor { sets }),
+        RoutingKind::Dor => Box::new(dor::Dor::new(sets)),
         RoutingKind::Duato => Box::new(duato::Duato { sets }),
         RoutingKind::Minad => Box::new(minad::MinAd { sets }),
         RoutingKind::Goal => Box::new(goal::Goal { sets }),

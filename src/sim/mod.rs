@@ -103,6 +103,8 @@ struct BroadcastState {
 struct Move {
     from: u32,
     to: u32,
+    /// The message the flit belongs to (the front message of `from`).
+    slot: u32,
 }
 
 /// Live statistics for the page.
@@ -190,6 +192,8 @@ pub struct Simulation {
     routing: Box<dyn Routing>,
     /// VCs reallocated only once empty ([`Routing::atomic_vcs`]).
     atomic_vcs: u32,
+    /// Bit `v` set for every VC `v < V` of a channel.
+    all_vcs_mask: u32,
     pattern: Pattern,
     traffic_rng: Rng,
     routing_rng: Rng,
@@ -274,17 +278,18 @@ pub struct Simulation {
     /// selection policy.
     channel_queued: Vec<u16>,
     /// At the router being allocated: input VCs whose front message has an output (routed
-    /// earlier, or just now), with their input port.
-    routed: Vec<(u32, u8)>,
+    /// earlier, or just now), with their input port and that message (`NONE` until needed).
+    routed: Vec<(u32, u8, u32)>,
     queue_cap: usize,
     messages: Vec<Message>,
     free_messages: Vec<u32>,
     next_id: u64,
     moves: Vec<Move>,
     candidates: Candidates,
-    waiting: Vec<(u64, u32)>,
-    /// Switch requests at one router: (age, input VC, input port, output port).
-    requests: Vec<(u64, u32, u8, u8)>,
+    /// At the router being allocated: headers waiting for an output (age, input VC, message).
+    waiting: Vec<(u64, u32, u32)>,
+    /// Switch requests at one router: (age, input VC, input port, output port, message).
+    requests: Vec<(u64, u32, u8, u8, u32)>,
     stats: Stats,
     /// Broadcasts in progress (seed 003), and the free slots of that table.
     broadcasts: Vec<BroadcastState>,
@@ -381,6 +386,7 @@ impl Simulation {
         Ok(Simulation {
             scenario: s.clone(),
             atomic_vcs: routing.atomic_vcs(),
+            all_vcs_mask: VcSets { vcs: s.vcs }.all(),
             routing,
             pattern,
             traffic_rng,
@@ -761,14 +767,15 @@ impl Simulation {
             active &= active - 1;
             let vc = self.input_vcs[base + local as usize];
             if self.out[vc as usize] == NONE {
-                let m = &self.messages[self.front(vc) as usize];
+                let slot = self.front(vc);
+                let m = &self.messages[slot as usize];
                 // A header that backtracked into this router this cycle moves again next cycle.
                 if m.header_ready <= self.cycle {
                     let age = if CHAOS { m.id | self.local_class[local as usize] } else { m.id };
-                    self.waiting.push((age, vc));
+                    self.waiting.push((age, vc, slot));
                 }
             } else {
-                self.routed.push((vc, self.local_port[local as usize]));
+                self.routed.push((vc, self.local_port[local as usize], NONE));
             }
         }
         if !self.waiting.is_empty() {
@@ -785,8 +792,7 @@ impl Simulation {
         }
         let mut deflection_tried = false;
         for w in 0..self.waiting.len() {
-            let vc = self.waiting[w].1;
-            let slot = self.front(vc);
+            let (_, vc, slot) = self.waiting[w];
             let s = slot as usize;
             if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
                 self.blocked[vc as usize] = 1;
@@ -831,7 +837,7 @@ impl Simulation {
             self.outstanding[u as usize] += 1;
         }
         let port = self.local_port[self.local_index[i] as usize];
-        self.routed.push((vc, port));
+        self.routed.push((vc, port, slot));
     }
 
     /// Selection among the candidates: lowest priority value first; among equals, the port
@@ -848,9 +854,18 @@ impl Simulation {
     }
 
     fn select_among<const CHAOS: bool>(&self, u: Node, skip: Port) -> Option<u32> {
+        let candidates = self.candidates.as_slice();
+        // Oblivious routing's one candidate (and every last hop) needs no comparison.
+        if let [c] = candidates {
+            return match c.port {
+                EJECT => Some(EJECT_VC),
+                port if port == skip => None,
+                port => self.free_vc::<CHAOS>(self.torus.channel(u, port), c.vcs),
+            };
+        }
         // (priority, free VC, channel, flits queued downstream once needed)
         let mut best: Option<(u8, u32, u32, Option<u16>)> = None;
-        for c in self.candidates.as_slice() {
+        for c in candidates {
             if c.port == EJECT {
                 return Some(EJECT_VC);
             }
@@ -863,22 +878,7 @@ impl Simulation {
                 }
             }
             let channel = self.torus.channel(u, c.port);
-            let base = channel * self.vcs;
-            let mut mask = c.vcs & VcSets { vcs: self.vcs }.all();
-            let mut free = None;
-            while mask != 0 {
-                let v = mask.trailing_zeros();
-                let i = (base + v) as usize;
-                if self.owner[i] == NONE
-                    && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0)
-                    && (!CHAOS || self.credits[i] >= self.cut_through)
-                {
-                    free = Some(base + v);
-                    break;
-                }
-                mask &= mask - 1;
-            }
-            let Some(vc) = free else { continue };
+            let Some(vc) = self.free_vc::<CHAOS>(channel, c.vcs) else { continue };
             // The queue lengths matter only between candidates of equal priority.
             best = match best {
                 Some((p, _, _, _)) if c.priority < p => Some((c.priority, vc, channel, None)),
@@ -897,11 +897,30 @@ impl Simulation {
         best.map(|(_, vc, _, _)| vc)
     }
 
+    /// The lowest-numbered VC of `channel` in the set `vcs` that a header may take now.
+    #[inline]
+    fn free_vc<const CHAOS: bool>(&self, channel: u32, vcs: u32) -> Option<u32> {
+        let base = channel * self.vcs;
+        let mut mask = vcs & self.all_vcs_mask;
+        while mask != 0 {
+            let v = mask.trailing_zeros();
+            let i = (base + v) as usize;
+            if self.owner[i] == NONE
+                && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0)
+                && (!CHAOS || self.credits[i] >= self.cut_through)
+            {
+                return Some(base + v);
+            }
+            mask &= mask - 1;
+        }
+        None
+    }
+
     /// Switch allocation over the VCs in `routed`.
     fn allocate_switch<const CHAOS: bool>(&mut self) {
         self.requests.clear();
         for r in 0..self.routed.len() {
-            let (vc, port) = self.routed[r];
+            let (vc, port, slot) = self.routed[r];
             let i = vc as usize;
             let out = self.out[i];
             // Only network VCs have credits: the ejection channel and a shared-queue slot always
@@ -909,19 +928,21 @@ impl Simulation {
             if (if CHAOS { out < self.net_vcs } else { out != EJECT_VC }) && self.credits[out as usize] == 0 {
                 continue;
             }
-            if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(self.front(vc)) {
+            // The front message is looked up only for a VC that can move.
+            let slot = if slot == NONE { self.front(vc) } else { slot };
+            if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(slot) {
                 continue;
             }
             let out_port = if out == EJECT_VC { self.ports as u8 } else { self.port_of_vc[out as usize] };
-            let id = self.messages[self.front(vc) as usize].id;
-            self.requests.push((id, vc, port, out_port));
+            let id = self.messages[slot as usize].id;
+            self.requests.push((id, vc, port, out_port, slot));
         }
         if self.requests.len() > 1 {
             self.requests.sort_unstable();
         }
         let (mut inputs_used, mut outputs_used) = (0u32, 0u32);
         for r in 0..self.requests.len() {
-            let (_, vc, in_port, out_port) = self.requests[r];
+            let (_, vc, in_port, out_port, slot) = self.requests[r];
             let (in_bit, out_bit) = if CHAOS {
                 (self.port_bit(in_port), self.port_bit(out_port))
             } else {
@@ -930,7 +951,7 @@ impl Simulation {
             if inputs_used & in_bit == 0 && outputs_used & out_bit == 0 {
                 inputs_used |= in_bit;
                 outputs_used |= out_bit;
-                self.moves.push(Move { from: vc, to: self.out[vc as usize] });
+                self.moves.push(Move { from: vc, to: self.out[vc as usize], slot });
             }
         }
     }
@@ -952,8 +973,7 @@ impl Simulation {
             self.last_move = now;
         }
         for i in 0..self.moves.len() {
-            let Move { from, to } = self.moves[i];
-            let slot = self.front(from);
+            let Move { from, to, slot } = self.moves[i];
             let header = self.sent[from as usize] == 0;
             let tail = self.sent[from as usize] + 1 == self.len;
             let first_data_flit = self.sent[from as usize] == 1;
