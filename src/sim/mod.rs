@@ -59,6 +59,10 @@ const TOTAL_QUEUE_CAP: usize = 1 << 20;
 /// is delivered, for at most this many cycles (or `cycles`, if longer); then generation stops
 /// and the network drains.
 const DRAIN_UNDER_LOAD_MIN: u64 = 20_000;
+/// Messages per node per cycle from which generation sweeps every node each cycle instead of
+/// keeping an arrival calendar (a sweep costs a few instructions per node, the calendar about
+/// a hundred per message).
+const SCAN_ARRIVALS_RATE: f64 = 0.05;
 
 /// One message in flight or queued.
 #[derive(Clone, Copy, Debug)]
@@ -248,6 +252,10 @@ pub struct Simulation {
     /// cycle. Popping in order visits the nodes of one cycle in ascending order, as a sweep
     /// over all nodes would.
     arrivals: BinaryHeap<Reverse<u64>>,
+    /// At a rate where a node has a message every few cycles, a sweep over `next_arrival`
+    /// costs less than the calendar's pop and push per message; it visits the nodes in the
+    /// same order, so either way generates the same messages. The calendar is empty then.
+    scan_arrivals: bool,
     // Active lists, so that a cycle costs what moves rather than the size of the network. A
     // router's input VCs (network input ports in port order, then injection) have local
     // indices `port · V + v`, the injection VC `2n · V`.
@@ -381,6 +389,7 @@ impl Simulation {
             .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
+        let scan_arrivals = s.rate >= SCAN_ARRIVALS_RATE;
         let window_end = s.warmup + s.cycles;
         let routing = routing::build(s);
         Ok(Simulation {
@@ -417,7 +426,12 @@ impl Simulation {
             in_channel,
             router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
-            arrivals: next_arrival.iter().enumerate().map(|(u, &t)| Reverse(arrival_key(t, u as Node))).collect(),
+            arrivals: if scan_arrivals {
+                BinaryHeap::new()
+            } else {
+                next_arrival.iter().enumerate().map(|(u, &t)| Reverse(arrival_key(t, u as Node))).collect()
+            },
+            scan_arrivals,
             next_arrival,
             input_vcs,
             local_index,
@@ -585,13 +599,30 @@ impl Simulation {
 
     fn generate(&mut self) {
         let now = self.cycle;
+        if self.scan_arrivals {
+            let due = (now + 1) as f64;
+            for u in 0..self.next_arrival.len() {
+                if self.next_arrival[u] < due {
+                    self.arrive(u as Node);
+                }
+            }
+            return;
+        }
         while let Some(&Reverse(key)) = self.arrivals.peek() {
             if key >> 16 > now {
                 break;
             }
             self.arrivals.pop();
             let u = (key & 0xffff) as Node;
-            while self.next_arrival[u as usize] < (now + 1) as f64 {
+            self.arrive(u);
+            self.arrivals.push(Reverse(arrival_key(self.next_arrival[u as usize], u)));
+        }
+    }
+
+    /// The messages of node `u` that arrive in this cycle join its source queue.
+    fn arrive(&mut self, u: Node) {
+        let now = self.cycle;
+        while self.next_arrival[u as usize] < (now + 1) as f64 {
                 if self.source_queue[u as usize].len() >= self.queue_cap {
                     self.saturated = true;
                     self.next_arrival[u as usize] = (now + 1) as f64;
@@ -602,10 +633,8 @@ impl Simulation {
                     self.start_broadcast(u);
                 } else {
                     let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
-                    self.create_message(u, dest, NONE);
-                }
+                self.create_message(u, dest, NONE);
             }
-            self.arrivals.push(Reverse(arrival_key(self.next_arrival[u as usize], u)));
         }
     }
 
