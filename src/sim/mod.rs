@@ -623,16 +623,16 @@ impl Simulation {
     fn arrive(&mut self, u: Node) {
         let now = self.cycle;
         while self.next_arrival[u as usize] < (now + 1) as f64 {
-                if self.source_queue[u as usize].len() >= self.queue_cap {
-                    self.saturated = true;
-                    self.next_arrival[u as usize] = (now + 1) as f64;
-                    break;
-                }
-                self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
-                if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
-                    self.start_broadcast(u);
-                } else {
-                    let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
+            if self.source_queue[u as usize].len() >= self.queue_cap {
+                self.saturated = true;
+                self.next_arrival[u as usize] = (now + 1) as f64;
+                break;
+            }
+            self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
+            if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
+                self.start_broadcast(u);
+            } else {
+                let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
                 self.create_message(u, dest, NONE);
             }
         }
