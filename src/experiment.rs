@@ -3,6 +3,7 @@
 //! every core.
 
 use crate::scenario::Scenario;
+use crate::validation::svg::{Curve, Marker, MarkerSeries, Plot};
 use crate::sim::{RunReport, Simulation};
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -132,13 +133,60 @@ pub const BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=chaos&traffic=uniform&len=1&rate=0.5&buf=8",
 ];
 
+const SCALING_SIZES: [u32; 4] = [4, 8, 16, 32];
+
 /// Scaling benchmarks (`torus bench --scaling`): DOR, uniform traffic, 16-flit messages;
 /// first k = 4..32 at a fixed load per node (0.05 flits/node/cycle), then k = 8 at loads from
 /// 0.01 to 0.4 flits/node/cycle.
 pub fn scaling_scenarios() -> Vec<String> {
-    let by_size = [4, 8, 16, 32].map(|k| format!("k={k}&routing=dor&traffic=uniform&len=16&rate={}", 0.05 / 16.0));
+    let by_size = SCALING_SIZES.map(|k| format!("k={k}&routing=dor&traffic=uniform&len=16&rate={}", 0.05 / 16.0));
     let by_load = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4].map(|f| format!("k=8&routing=dor&traffic=uniform&len=16&rate={}", f / 16.0));
     by_size.into_iter().chain(by_load).collect()
+}
+
+/// The two scaling curves of `torus bench --scaling --svg`, from the results of
+/// [`scaling_scenarios`] in order: time per simulated cycle against k, and against the offered
+/// load at k = 8. Each plot has the measured cost and, dashed, the cost of the same traffic at the
+/// reference point's price per flit-hop (k = 8 at 0.05 flits/node/cycle, in both lists): where
+/// the two curves lie together, the cost follows the flits that move, not the network's size.
+pub fn scaling_plots(results: &[BenchResult]) -> Vec<(&'static str, Plot)> {
+    let point = |r: &BenchResult| {
+        let s = Scenario::parse(&r.scenario).expect("a bench result's scenario is canonical");
+        (s, r.ns_per_cycle, r.flit_hops_per_node_cycle)
+    };
+    let points: Vec<_> = results.iter().map(point).collect();
+    let (by_size, by_load) = points.split_at(SCALING_SIZES.len().min(points.len()));
+    let reference = by_size.iter().find(|(s, ..)| s.k == 8);
+    let price = reference.map(|&(ref s, ns, hops)| ns / (hops * s.nodes() as f64));
+    let plot = |title: &str, x_label: &str, points: &[(Scenario, f64, f64)], x: &dyn Fn(&Scenario) -> f64| {
+        let measured = Curve { label: "measured".into(), points: points.iter().map(|(s, ns, _)| (x(s), *ns)).collect(), dashed: false };
+        let traffic = price.map(|price| Curve {
+            label: "same traffic at the reference's ns per flit-hop".into(),
+            points: points.iter().map(|(s, _, hops)| (x(s), price * hops * s.nodes() as f64)).collect(),
+            dashed: true,
+        });
+        Plot {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: "nanoseconds per simulated cycle".into(),
+            curves: std::iter::once(measured).chain(traffic).collect(),
+            markers: vec![MarkerSeries {
+                label: "benchmark".into(),
+                markers: points.iter().map(|(s, ns, _)| Marker { x: x(s), y: *ns, error: 0.0 }).collect(),
+            }],
+            ..Plot::default()
+        }
+    };
+    vec![
+        (
+            "scaling-size.svg",
+            plot("Cost against network size (DOR, uniform, 16 flits, 0.05 flits/node/cycle)", "k (k × k torus)", by_size, &|s| s.k as f64),
+        ),
+        (
+            "scaling-load.svg",
+            plot("Cost against load (DOR, uniform, 16 flits, 8 × 8)", "offered load (flits/node/cycle)", by_load, &|s| s.rate * s.len as f64),
+        ),
+    ]
 }
 
 /// Times `cycles` simulated cycles after a warm-up of `cycles / 10`.
@@ -163,5 +211,56 @@ pub fn bench(s: &Scenario, cycles: u64) -> BenchResult {
         ns_per_flit_hop: seconds * 1e9 / flit_hops.max(1) as f64,
         ns_per_cycle: seconds * 1e9 / cycles as f64,
         flit_hops_per_node_cycle: flit_hops as f64 / cycles as f64 / sim.torus().nodes() as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A result costing `ns_per_hop` per flit-hop at `hops_per_node` flit-hops/node/cycle.
+    fn result(scenario: &str, hops_per_node: f64, ns_per_hop: f64) -> BenchResult {
+        let s = Scenario::parse(scenario).unwrap();
+        let hops_per_cycle = hops_per_node * s.nodes() as f64;
+        BenchResult {
+            scenario: s.canonical(),
+            cycles: 1000,
+            flit_hops: (hops_per_cycle * 1000.0) as u64,
+            seconds: 0.0,
+            cycles_per_second: 0.0,
+            ns_per_flit_hop: ns_per_hop,
+            ns_per_cycle: ns_per_hop * hops_per_cycle,
+            flit_hops_per_node_cycle: hops_per_node,
+        }
+    }
+
+    #[test]
+    fn scaling_plots_set_the_measured_cost_beside_the_cost_of_its_traffic() {
+        // Sizes at 50 ns per flit-hop except k = 16 at 60; loads at 50 except the last at 100.
+        let scenarios = scaling_scenarios();
+        let results: Vec<BenchResult> = scenarios
+            .iter()
+            .enumerate()
+            .map(|(i, s)| result(s, 0.1 * (i + 1) as f64, if i == 2 { 60.0 } else if i == 9 { 100.0 } else { 50.0 }))
+            .collect();
+        let plots = scaling_plots(&results);
+        assert_eq!(plots.iter().map(|(name, _)| *name).collect::<Vec<_>>(), ["scaling-size.svg", "scaling-load.svg"]);
+        let (size, load) = (&plots[0].1, &plots[1].1);
+        let xs = |c: &Curve| c.points.iter().map(|p| p.0).collect::<Vec<_>>();
+        assert_eq!(xs(&size.curves[0]), [4.0, 8.0, 16.0, 32.0]);
+        let loads = xs(&load.curves[0]);
+        assert_eq!(loads.len(), 6);
+        assert!((loads[0] - 0.01).abs() < 1e-12 && (loads[5] - 0.4).abs() < 1e-12, "{loads:?}");
+        for (plot, range) in [(size, 0..4), (load, 4..10)] {
+            let (measured, traffic) = (&plot.curves[0], &plot.curves[1]);
+            assert!(traffic.dashed && !measured.dashed);
+            for (j, i) in range.enumerate() {
+                assert_eq!(measured.points[j].1, results[i].ns_per_cycle);
+                // The traffic curve prices every point at the reference's 50 ns per flit-hop.
+                let at_reference_price = 50.0 * results[i].flit_hops_per_node_cycle * Scenario::parse(&results[i].scenario).unwrap().nodes() as f64;
+                assert!((traffic.points[j].1 - at_reference_price).abs() < 1e-6, "{} point {j}", plot.title);
+            }
+        }
+        assert!(size.curves[1].points[2].1 < size.curves[0].points[2].1, "k = 16 costs more than its traffic");
     }
 }

@@ -53,6 +53,7 @@ fn bad_input_exits_2_with_one_line() {
         vec!["sweep", "k=4", "--rates", "0.5:0.1:3"],
         vec!["sweep", "k=4"],
         vec!["bench", "--cycles", "x"],
+        vec!["bench", "--svg", "plots"],
         vec!["run", "k=4", "--extra"],
         vec!["validate", "--fast"],
         vec!["validate", "--out"],
@@ -63,6 +64,20 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("torus: "), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn bench_scaling_writes_its_two_curves() {
+    let dir = std::env::temp_dir().join(format!("torus-scaling-{}", std::process::id()));
+    let (code, out, err) = torus(&["bench", "--scaling", "--cycles", "200", "--svg", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 10, "one line per scaling scenario: {out}");
+    for name in ["scaling-size.svg", "scaling-load.svg"] {
+        let svg = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("nanoseconds per simulated cycle"), "{name}: {svg}");
+        assert!(err.contains(name), "the path written goes to stderr: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -13,9 +13,10 @@ const USAGE: &str = "usage:
   torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
   torus saturation \"<scenario>\"          saturation throughput by search on the rate
   torus model \"<scenario>\"               the applicable analytical model and the throughput bound
-  torus bench [--json] [--cycles N] [--scaling] [--scenario \"<scenario>\"]
+  torus bench [--json] [--cycles N] [--scaling [--svg DIR]] [--scenario \"<scenario>\"]
                                          simulator speed on fixed scenarios (--scaling: cost
-                                         against network size and load; --scenario: that one)
+                                         against network size and load, --svg: its two curves
+                                         as DIR/scaling-*.svg; --scenario: that one)
   torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
@@ -128,12 +129,17 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{}", json(&experiment::saturation(&s)));
         }
         "bench" => {
-            reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario="], 1)?;
+            reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg="], 1)?;
             let cycles = match option(args, "--cycles")? {
                 Some(v) => v.parse::<u64>().ok().filter(|&c| c >= 10).ok_or_else(|| Fail(format!("--cycles must be an integer >= 10, got `{v}`")))?,
                 None => 200_000,
             };
             let as_json = args.iter().any(|a| a == "--json");
+            let svg_dir = option(args, "--svg")?;
+            if svg_dir.is_some() && !args.iter().any(|a| a == "--scaling") {
+                return Err(Fail("--svg plots the scaling curves: use it with --scaling".into()));
+            }
+            let mut results = Vec::new();
             let scenarios: Vec<String> = if let Some(text) = option(args, "--scenario")? {
                 vec![text.to_string()]
             } else if args.iter().any(|a| a == "--scaling") {
@@ -144,6 +150,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             for text in &scenarios {
                 let s = Scenario::parse(text)?;
                 let r = experiment::bench(&s, cycles);
+                results.push(r.clone());
                 if as_json {
                     out!("{}", json(&r));
                 } else {
@@ -151,6 +158,14 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                         "{:>12.0} cycles/s {:>8.1} ns/flit-hop {:>10.0} ns/cycle  {}",
                         r.cycles_per_second, r.ns_per_flit_hop, r.ns_per_cycle, text
                     );
+                }
+            }
+            if let Some(dir) = svg_dir {
+                std::fs::create_dir_all(dir).map_err(|e| Fail(format!("cannot create `{dir}`: {e}")))?;
+                for (name, plot) in experiment::scaling_plots(&results) {
+                    let path = std::path::Path::new(dir).join(name);
+                    std::fs::write(&path, plot.render()).map_err(|e| Fail(format!("cannot write `{}`: {e}", path.display())))?;
+                    eprintln!("wrote {}", path.display());
                 }
             }
         }
