@@ -70,7 +70,15 @@ test('fast mode simulates many cycles between frames', async () => {
 
 test('clicking a node shows its router; clicking a worm follows its message', async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=minad&rate=0.02&len=16&seed=5`);
-  await page.evaluate(() => { window.torusExplorer.pause(); window.torusExplorer.step(600); });
+  // The page plays from load until paused, for however long that takes: start again from
+  // cycle 0 (setScenario builds a new simulation), so that what lies under the click is the
+  // same on every run.
+  await page.evaluate(() => {
+    const e = window.torusExplorer;
+    e.pause();
+    e.setScenario(e.scenario());
+    e.step(600);
+  });
   // Two animation frames: the stepped state has been drawn (a fixed delay is not enough on a
   // loaded machine).
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
