@@ -2,9 +2,10 @@
 //! Runs are independent and single-threaded (so each stays deterministic); a batch of them uses
 //! every core.
 
+use crate::models;
 use crate::scenario::Scenario;
-use crate::validation::svg::{Curve, Marker, MarkerSeries, Plot};
 use crate::sim::{RunReport, Simulation};
+use crate::validation::svg::{Curve, Marker, MarkerSeries, Plot};
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -189,6 +190,59 @@ pub fn scaling_plots(results: &[BenchResult]) -> Vec<(&'static str, Plot)> {
     ]
 }
 
+/// Points of the model curves `torus bench --models` times (the page draws curves of this size).
+pub const MODEL_CURVE_POINTS: usize = 100;
+
+/// Speed of one analytical model (`torus bench --models`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelBenchResult {
+    pub scenario: String,
+    pub model: &'static str,
+    pub points: usize,
+    pub saturation_rate: f64,
+    /// Time to find the saturation rate (bisection or closed form).
+    pub saturation_ms: f64,
+    /// Time for the latency at [`MODEL_CURVE_POINTS`] rates spread evenly from 1% to 99% of the
+    /// saturation rate (the points near saturation are the slow ones to converge).
+    pub curve_ms: f64,
+}
+
+/// The model benchmarks: every seed's validation configuration, and seed 002's model on a 16×16
+/// torus, the slowest to converge.
+pub fn model_bench_scenarios() -> Vec<Scenario> {
+    crate::validation::latency_configurations()
+        .into_iter()
+        .map(|c| c.scenario)
+        .chain(Scenario::parse("k=16&routing=adaptive&traffic=uniform&len=12&vcs=4"))
+        .collect()
+}
+
+/// Times the applicable model of `s`: its saturation rate once, then 100-point curves until
+/// 50 ms have passed, reporting the mean time per curve.
+pub fn bench_model(s: &Scenario) -> Result<ModelBenchResult, String> {
+    let model = models::applicable(s)?;
+    let start = Instant::now();
+    let saturation_rate = model.saturation_rate(s);
+    let saturation_ms = start.elapsed().as_secs_f64() * 1e3;
+    let rates: Vec<f64> = (0..MODEL_CURVE_POINTS)
+        .map(|i| saturation_rate * (0.01 + 0.98 * i as f64 / (MODEL_CURVE_POINTS - 1) as f64))
+        .collect();
+    let start = Instant::now();
+    let mut curves = 0u32;
+    while curves == 0 || start.elapsed().as_millis() < 50 {
+        std::hint::black_box(models::curve(s, std::hint::black_box(&rates)));
+        curves += 1;
+    }
+    Ok(ModelBenchResult {
+        scenario: s.canonical(),
+        model: model.name(),
+        points: MODEL_CURVE_POINTS,
+        saturation_rate,
+        saturation_ms,
+        curve_ms: start.elapsed().as_secs_f64() * 1e3 / curves as f64,
+    })
+}
+
 /// Times `cycles` simulated cycles after a warm-up of `cycles / 10`.
 pub fn bench(s: &Scenario, cycles: u64) -> BenchResult {
     let mut sim = Simulation::new(&Scenario { warmup: 0, cycles: cycles * 2, ..s.clone() }).expect("valid bench scenario");
@@ -232,6 +286,24 @@ mod tests {
             ns_per_cycle: ns_per_hop * hops_per_cycle,
             flit_hops_per_node_cycle: hops_per_node,
         }
+    }
+
+    #[test]
+    fn every_model_benchmark_has_its_model_and_a_curve_below_saturation() {
+        let scenarios = model_bench_scenarios();
+        let names: std::collections::BTreeSet<&str> =
+            scenarios.iter().map(|s| models::applicable(s).expect("a model applies to every benchmark").name()).collect();
+        assert_eq!(names.len(), 4, "all four latency models are timed: {names:?}");
+        let s = Scenario::parse("k=4&routing=adaptive&traffic=uniform&len=12&vcs=4").unwrap();
+        let r = bench_model(&s).unwrap();
+        assert_eq!((r.model, r.points), (models::applicable(&s).unwrap().name(), MODEL_CURVE_POINTS));
+        assert_eq!(r.saturation_rate, models::applicable(&s).unwrap().saturation_rate(&s));
+        assert!(r.curve_ms > 0.0 && r.saturation_ms > 0.0);
+        // Every point of the timed curve lies below saturation, so every one is a latency.
+        let rates: Vec<f64> = (0..MODEL_CURVE_POINTS).map(|i| r.saturation_rate * (0.01 + 0.98 * i as f64 / 99.0)).collect();
+        assert!(models::curve(&s, &rates).iter().all(Option::is_some));
+        let dor = Scenario::parse("k=8&routing=dor").unwrap();
+        assert!(bench_model(&dor).unwrap_err().contains("routing=dor"), "no model: the reason");
     }
 
     #[test]

@@ -81,6 +81,19 @@ fn bench_scaling_writes_its_two_curves() {
 }
 
 #[test]
+fn bench_models_times_a_curve_of_every_model() {
+    let (code, out, err) = torus(&["bench", "--models", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let models: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["model"].as_str().unwrap()).collect();
+    assert_eq!(models.into_iter().collect::<Vec<_>>(), ["broadcast", "nbc", "quaglia-adaptive", "scouting"]);
+    for r in &rows {
+        assert_eq!(r["points"], 100);
+        assert!(r["curve_ms"].as_f64().unwrap() > 0.0 && r["saturation_rate"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}
+
+#[test]
 fn experiment_writes_csv_and_markdown() {
     let dir = std::env::temp_dir().join(format!("torus-experiment-{}", std::process::id()));
     let (code, _, err) = torus(&["experiment", "histograms", "--quick", "--routings", "dor", "--out", dir.to_str().unwrap()]);

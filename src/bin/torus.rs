@@ -13,10 +13,11 @@ const USAGE: &str = "usage:
   torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
   torus saturation \"<scenario>\"          saturation throughput by search on the rate
   torus model \"<scenario>\"               the applicable analytical model and the throughput bound
-  torus bench [--json] [--cycles N] [--scaling [--svg DIR]] [--scenario \"<scenario>\"]
+  torus bench [--json] [--cycles N] [--scaling [--svg DIR]] [--scenario \"<scenario>\"] [--models]
                                          simulator speed on fixed scenarios (--scaling: cost
                                          against network size and load, --svg: its two curves
-                                         as DIR/scaling-*.svg; --scenario: that one)
+                                         as DIR/scaling-*.svg; --scenario: that one; --models:
+                                         a 100-point curve of each analytical model)
   torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
@@ -129,7 +130,10 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{}", json(&experiment::saturation(&s)));
         }
         "bench" => {
-            reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg="], 1)?;
+            reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg=", "--models"], 1)?;
+            if args.iter().any(|a| a == "--models") {
+                return bench_models(args.iter().any(|a| a == "--json"));
+            }
             let cycles = match option(args, "--cycles")? {
                 Some(v) => v.parse::<u64>().ok().filter(|&c| c >= 10).ok_or_else(|| Fail(format!("--cycles must be an integer >= 10, got `{v}`")))?,
                 None => 200_000,
@@ -182,6 +186,29 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, experiment, help"
             )))
         }
+    }
+    Ok(())
+}
+
+/// `torus bench --models`: the time of a 100-point curve of each analytical model.
+fn bench_models(as_json: bool) -> Result<(), Fail> {
+    let mut slowest: Option<experiment::ModelBenchResult> = None;
+    for s in experiment::model_bench_scenarios() {
+        let r = experiment::bench_model(&s).map_err(Fail)?;
+        if as_json {
+            out!("{}", json(&r));
+        } else {
+            out!(
+                "{:>8.2} ms per {}-point curve {:>8.2} ms saturation rate  {:<28} {}",
+                r.curve_ms, r.points, r.saturation_ms, r.model, r.scenario
+            );
+        }
+        if slowest.as_ref().is_none_or(|w| r.curve_ms > w.curve_ms) {
+            slowest = Some(r);
+        }
+    }
+    if let (Some(w), false) = (slowest, as_json) {
+        out!("slowest curve: {:.2} ms ({}, {})", w.curve_ms, w.model, w.scenario);
     }
     Ok(())
 }
