@@ -213,7 +213,15 @@ pub fn model_bench_scenarios() -> Vec<Scenario> {
     crate::validation::latency_configurations()
         .into_iter()
         .map(|c| c.scenario)
-        .chain(Scenario::parse("k=16&routing=adaptive&traffic=uniform&len=12&vcs=4"))
+        .chain([Scenario::parse("k=16&routing=adaptive&traffic=uniform&len=12&vcs=4").expect("valid model benchmark")])
+        .collect()
+}
+
+/// The rates of a timed model curve: [`MODEL_CURVE_POINTS`] spread evenly from 1% to 99% of
+/// the saturation rate.
+pub fn model_bench_rates(saturation_rate: f64) -> Vec<f64> {
+    (0..MODEL_CURVE_POINTS)
+        .map(|i| saturation_rate * (0.01 + 0.98 * i as f64 / (MODEL_CURVE_POINTS - 1) as f64))
         .collect()
 }
 
@@ -224,9 +232,7 @@ pub fn bench_model(s: &Scenario) -> Result<ModelBenchResult, String> {
     let start = Instant::now();
     let saturation_rate = model.saturation_rate(s);
     let saturation_ms = start.elapsed().as_secs_f64() * 1e3;
-    let rates: Vec<f64> = (0..MODEL_CURVE_POINTS)
-        .map(|i| saturation_rate * (0.01 + 0.98 * i as f64 / (MODEL_CURVE_POINTS - 1) as f64))
-        .collect();
+    let rates = model_bench_rates(saturation_rate);
     let start = Instant::now();
     let mut curves = 0u32;
     while curves == 0 || start.elapsed().as_millis() < 50 {
@@ -300,7 +306,9 @@ mod tests {
         assert_eq!(r.saturation_rate, models::applicable(&s).unwrap().saturation_rate(&s));
         assert!(r.curve_ms > 0.0 && r.saturation_ms > 0.0);
         // Every point of the timed curve lies below saturation, so every one is a latency.
-        let rates: Vec<f64> = (0..MODEL_CURVE_POINTS).map(|i| r.saturation_rate * (0.01 + 0.98 * i as f64 / 99.0)).collect();
+        let rates = model_bench_rates(r.saturation_rate);
+        assert_eq!(rates.len(), MODEL_CURVE_POINTS);
+        assert!(rates[0] > 0.0 && rates[MODEL_CURVE_POINTS - 1] < r.saturation_rate);
         assert!(models::curve(&s, &rates).iter().all(Option::is_some));
         let dor = Scenario::parse("k=8&routing=dor").unwrap();
         assert!(bench_model(&dor).unwrap_err().contains("routing=dor"), "no model: the reason");

@@ -54,6 +54,7 @@ fn bad_input_exits_2_with_one_line() {
         vec!["sweep", "k=4"],
         vec!["bench", "--cycles", "x"],
         vec!["bench", "--svg", "plots"],
+        vec!["bench", "--models", "--scaling"],
         vec!["run", "k=4", "--extra"],
         vec!["validate", "--fast"],
         vec!["validate", "--out"],

@@ -132,6 +132,9 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         "bench" => {
             reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg=", "--models"], 1)?;
             if args.iter().any(|a| a == "--models") {
+                if let Some(other) = args.iter().find(|a| ["--cycles", "--scaling", "--scenario", "--svg"].contains(&a.as_str())) {
+                    return Err(Fail(format!("--models times the analytical models only; it does not take {other}")));
+                }
                 return bench_models(args.iter().any(|a| a == "--json"));
             }
             let cycles = match option(args, "--cycles")? {
