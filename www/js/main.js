@@ -560,6 +560,9 @@ class App {
     // The panel covers the half of the torus away from the chosen node.
     const screenRow = this.k - 1 - Math.floor(node / this.k);
     $('router').classList.toggle('at-bottom', node >= 0 && screenRow < this.k / 2);
+    // Filled now, not at the next frame drawn, so that the panel never opens empty (when paused
+    // the next frame may be a while away on a busy machine).
+    if (node >= 0) this.showRouter();
     this.dirty = true;
   }
 
