@@ -2,7 +2,7 @@
 //! cycles from generation to the tail's delivery, under every algorithm.
 
 use torus_explorer::rng::{Rng, Stream};
-use torus_explorer::routing::{self, RoutePlan};
+use torus_explorer::routing::{self, RoutePlan, Routing};
 use torus_explorer::sim::Simulation;
 use torus_explorer::topology::{Node, Torus};
 use torus_explorer::Scenario;

@@ -41,6 +41,7 @@ use super::{label_vcs, Candidates, RoutePlan, Routing, VcClass, EJECT};
 use crate::rng::Rng;
 use crate::topology::{Direction, Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Chaos;
 
 /// Packets a source may have in the network at once: one fewer than a deadlock needs per node

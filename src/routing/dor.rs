@@ -10,6 +10,7 @@ use super::{dateline_classes, dimension_order_hop, minimal_directions, Candidate
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Dor {
     pub sets: VcSets,
     /// The VC set of each dateline class (before, after), computed once.

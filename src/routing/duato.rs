@@ -11,6 +11,7 @@ use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candid
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Duato {
     pub sets: VcSets,
 }

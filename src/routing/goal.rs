@@ -21,6 +21,7 @@ use super::{balanced_directions, escape_pair_classes, Candidates, RoutePlan, Rou
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Goal {
     pub sets: VcSets,
 }

@@ -383,20 +383,72 @@ pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Por
     Some((plan.direction(d).port(d), wrapped))
 }
 
+/// Every routing algorithm, as one value: the simulator matches on it once per cycle
+/// ([`with_algorithm!`]) and runs an allocator compiled for that algorithm, with its candidates
+/// inlined, instead of calling through `dyn Routing` for every header.
+#[derive(Clone, Copy, Debug)]
+pub enum Algorithm {
+    Dor(dor::Dor),
+    Duato(duato::Duato),
+    Minad(minad::MinAd),
+    Goal(goal::Goal),
+    Val(val::Valiant),
+    Romm(romm::Romm),
+    Rlb(rlb::Rlb),
+    Nbc(nbc::Nbc),
+    Adaptive(adaptive::Adaptive),
+    Chaos(chaos::Chaos),
+}
+
+/// Evaluates `$body` with `$r` bound to the concrete algorithm inside an [`Algorithm`], so that
+/// generic code in `$body` is instantiated once per algorithm.
+#[macro_export]
+macro_rules! with_algorithm {
+    ($algorithm:expr, $r:ident => $body:expr) => {
+        match $algorithm {
+            $crate::routing::Algorithm::Dor($r) => $body,
+            $crate::routing::Algorithm::Duato($r) => $body,
+            $crate::routing::Algorithm::Minad($r) => $body,
+            $crate::routing::Algorithm::Goal($r) => $body,
+            $crate::routing::Algorithm::Val($r) => $body,
+            $crate::routing::Algorithm::Romm($r) => $body,
+            $crate::routing::Algorithm::Rlb($r) => $body,
+            $crate::routing::Algorithm::Nbc($r) => $body,
+            $crate::routing::Algorithm::Adaptive($r) => $body,
+            $crate::routing::Algorithm::Chaos($r) => $body,
+        }
+    };
+}
+
+impl Routing for Algorithm {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+        with_algorithm!(self, r => r.plan(t, src, dest, rng))
+    }
+    fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
+        with_algorithm!(self, r => r.candidates(t, at, plan, out))
+    }
+    fn atomic_vcs(&self) -> u32 {
+        with_algorithm!(self, r => r.atomic_vcs())
+    }
+    fn vc_classes(&self, vcs: u32, n: u32) -> Vec<VcClass> {
+        with_algorithm!(self, r => r.vc_classes(vcs, n))
+    }
+}
+
 /// Builds the algorithm a scenario names.
-pub fn build(s: &Scenario) -> Box<dyn Routing> {
+pub fn build(s: &Scenario) -> Algorithm {
     let sets = VcSets { vcs: s.vcs };
     match s.routing {
-        RoutingKind::Dor => Box::new(dor::Dor::new(sets)),
-        RoutingKind::Duato => Box::new(duato::Duato { sets }),
-        RoutingKind::Minad => Box::new(minad::MinAd { sets }),
-        RoutingKind::Goal => Box::new(goal::Goal { sets }),
-        RoutingKind::Val => Box::new(val::Valiant { sets }),
-        RoutingKind::Romm => Box::new(romm::Romm { sets }),
-        RoutingKind::Rlb => Box::new(rlb::Rlb { sets }),
-        RoutingKind::Nbc => Box::new(nbc::Nbc::new(sets, s.k, s.n)),
-        RoutingKind::Adaptive => Box::new(adaptive::Adaptive { sets }),
-        RoutingKind::Chaos => Box::new(chaos::Chaos),
+        RoutingKind::Dor => Algorithm::Dor(dor::Dor::new(sets)),
+        RoutingKind::Duato => Algorithm::Duato(duato::Duato { sets }),
+        RoutingKind::Minad => Algorithm::Minad(minad::MinAd { sets }),
+        RoutingKind::Goal => Algorithm::Goal(goal::Goal { sets }),
+        RoutingKind::Val => Algorithm::Val(val::Valiant { sets }),
+        RoutingKind::Romm => Algorithm::Romm(romm::Romm { sets }),
+        RoutingKind::Rlb => Algorithm::Rlb(rlb::Rlb { sets }),
+        RoutingKind::Nbc => Algorithm::Nbc(nbc::Nbc::new(sets, s.k, s.n)),
+        RoutingKind::Adaptive => Algorithm::Adaptive(adaptive::Adaptive { sets }),
+        RoutingKind::Chaos => Algorithm::Chaos(chaos::Chaos),
     }
 }
 
@@ -488,7 +540,7 @@ mod tests {
             for src in 0..t.nodes() {
                 for dest in 0..t.nodes() {
                     let plan = routing.plan(&t, src, dest, &mut rng);
-                    for (at, c) in follow(&t, routing.as_ref(), src, plan, |c| c[c.len() - 1]) {
+                    for (at, c) in follow(&t, &routing, src, plan, |c| c[c.len() - 1]) {
                         let offered: Vec<&VcClass> = (0..4).filter(|v| c.vcs >> v & 1 == 1).map(|v| &classes[v as usize]).collect();
                         let dim = c.port / 2;
                         let wrapped = plan.wrapped(&t, at, dim);

@@ -58,6 +58,7 @@ fn negative_hops_ahead(t: &Torus, at: Node, hops: u32) -> u32 {
     (hops + colour(t, at)) / 2
 }
 
+#[derive(Clone, Copy, Debug)]
 pub struct Nbc {
     sets: VcSets,
     escape_levels: u32,

@@ -32,6 +32,7 @@ use super::{balanced_directions, dimension_order_hop, label_vcs, Candidates, Dim
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Rlb {
     pub sets: VcSets,
 }

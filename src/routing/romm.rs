@@ -15,6 +15,7 @@ use super::{dateline_classes, minimal_directions, Candidates, RoutePlan, Routing
 use crate::rng::Rng;
 use crate::topology::{Direction, Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Romm {
     pub sets: VcSets,
 }

@@ -16,6 +16,7 @@ use super::{dateline_classes, dimension_order_hop, minimal_directions, Candidate
 use crate::rng::Rng;
 use crate::topology::{Node, Torus};
 
+#[derive(Clone, Copy, Debug)]
 pub struct Valiant {
     pub sets: VcSets,
 }

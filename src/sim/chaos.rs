@@ -40,7 +40,7 @@ impl Simulation {
         let mut room = 0u32;
         for p in 0..self.ports {
             let vc = self.torus.channel(u, p) * self.vcs;
-            if self.owner[vc as usize] == NONE && self.credits[vc as usize] >= self.cut_through {
+            if self.owner[vc as usize] == NONE && self.credits(vc as usize) >= self.cut_through {
                 room |= 1 << p;
             }
         }
@@ -83,7 +83,7 @@ impl Simulation {
     pub(super) fn check_shared_queues(&self) -> u64 {
         let cycle = self.cycle;
         let mut held = 0u64;
-        for vc in self.mq_base..self.flits.len() as u32 {
+        for vc in self.mq_base..self.all_vcs {
             let v = vc as usize;
             let u = self.vc_router(vc);
             let q = vc - self.mq_base - u * self.mq;
@@ -104,11 +104,11 @@ impl Simulation {
         assert!(self.outstanding.iter().all(|&o| o <= self.outstanding_limit), "cycle {cycle}: injection limit exceeded");
         // Virtual cut-through: from the header's allocation until the tail is sent, nothing else
         // enters the output VC, so it keeps room for the rest of the packet.
-        for vc in 0..self.flits.len() {
+        for vc in 0..self.all_vcs as usize {
             let out = self.out[vc];
             if out < self.net_vcs {
                 assert!(
-                    self.credits[out as usize] >= self.len - self.sent[vc],
+                    self.credits(out as usize) >= self.len - self.sent[vc],
                     "cycle {cycle}: VC {vc} forwards a packet its next buffer cannot hold"
                 );
             }

@@ -16,7 +16,7 @@
 //! the same deadlock is always reported the same way.
 
 use super::{Simulation, NONE};
-use crate::routing::{Candidates, EJECT};
+use crate::routing::{Candidates, Routing, EJECT};
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -73,7 +73,7 @@ impl Simulation {
                         mask &= mask - 1;
                     }
                 }
-            } else if (out as usize) < net_vcs && self.credits[out as usize] == 0 {
+            } else if (out as usize) < net_vcs && self.credits(out as usize) == 0 {
                 graph.targets.push(out);
             }
         }

@@ -32,7 +32,8 @@ mod scouting;
 pub mod stats;
 mod view;
 
-use crate::routing::{self, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use crate::routing::{self, Algorithm, Candidate, Candidates, RoutePlan, Routing, VcSets, EJECT};
+use crate::with_algorithm;
 use crate::rng::{Rng, Stream};
 use crate::scenario::{RoutingKind, Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
@@ -109,6 +110,34 @@ struct Move {
     to: u32,
     /// The message the flit belongs to (the front message of `from`).
     slot: u32,
+}
+
+/// An input VC whose front flit could move this cycle, at the router being allocated.
+#[derive(Clone, Copy, Debug)]
+struct Contender {
+    /// The front message's age (its id; under chaos, during VC allocation, with its input's
+    /// class above [`AGE_MASK`]).
+    age: u64,
+    vc: u32,
+    /// The front message.
+    slot: u32,
+    /// The switch input port the VC sits at.
+    port: u8,
+}
+
+/// Bits of a contender's age that hold the message id; chaos's allocation classes sit above.
+const CLASS_SHIFT: u32 = 62;
+const AGE_MASK: u64 = (1 << CLASS_SHIFT) - 1;
+
+/// Whether flits sent to output `out` spend a credit: a network VC's buffer is finite, while
+/// the ejection channel and a chaos shared-queue slot always take the flit.
+#[inline]
+fn is_credited<const CHAOS: bool>(out: u32, net_vcs: u32) -> bool {
+    if CHAOS {
+        out < net_vcs
+    } else {
+        out != EJECT_VC
+    }
 }
 
 /// Live statistics for the page.
@@ -193,7 +222,7 @@ pub struct RunReport {
 pub struct Simulation {
     scenario: Scenario,
     torus: Torus,
-    routing: Box<dyn Routing>,
+    routing: Algorithm,
     /// VCs reallocated only once empty ([`Routing::atomic_vcs`]).
     atomic_vcs: u32,
     /// Bit `v` set for every VC `v < V` of a channel.
@@ -230,15 +259,18 @@ pub struct Simulation {
     /// Output VC allocated to the front message (`NONE` until its header is routed).
     out: Vec<u32>,
     blocked: Vec<u8>,
-    // Per network VC: a FIFO of `buf` message slots starting at `fifo_head`.
+    /// Per network and injection VC: a FIFO of `buf` message slots starting at `fifo_head` (an
+    /// injection VC holds its one message at the front, so every front is found alike).
     fifo: Vec<u32>,
     fifo_head: Vec<u16>,
-    // Per network VC, at the sender: free slots downstream (a shared-queue slot always has
-    // room for the one packet it is allocated to).
-    credits: Vec<u16>,
-    // Per channel: VCs allocated, and since when (for P_v).
+    /// Every VC: network, injection and shared-queue slots. The per-VC `flits` and `port_of_vc`
+    /// have one entry more, a sentinel at index `all_vcs` that stands for the outputs which are
+    /// not VCs (none yet, or ejection): no flits, the ejection port.
+    all_vcs: u32,
+    /// Per channel: VCs allocated; and the number of channels with each count, `0..=V`, which
+    /// the statistics add up once per measured cycle (P_v).
     busy_vcs: Vec<u8>,
-    busy_since: Vec<u64>,
+    channels_at_level: Vec<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
     in_channel: Vec<u32>,
     /// The router each VC's buffer belongs to (network VCs, then injection VCs).
@@ -282,22 +314,17 @@ pub struct Simulation {
     active_vcs: Vec<u128>,
     /// Bit per router: set while it has an active input VC.
     active_routers: Vec<u64>,
-    /// Per channel: flits in the downstream buffers of its VCs (spent credits), for the
-    /// selection policy.
-    channel_queued: Vec<u16>,
-    /// At the router being allocated: input VCs whose front message has an output (routed
-    /// earlier, or just now), with their input port and that message (`NONE` until needed).
-    routed: Vec<(u32, u8, u32)>,
     queue_cap: usize,
     messages: Vec<Message>,
     free_messages: Vec<u32>,
     next_id: u64,
+    /// The cycle's granted moves: `moves[..move_count]`, in allocation order (room for one per
+    /// VC, since a VC sends at most one flit per cycle).
     moves: Vec<Move>,
-    candidates: Candidates,
-    /// At the router being allocated: headers waiting for an output (age, input VC, message).
-    waiting: Vec<(u64, u32, u32)>,
-    /// Switch requests at one router: (age, input VC, input port, output port, message).
-    requests: Vec<(u64, u32, u8, u8, u32)>,
+    move_count: usize,
+    /// At the router being allocated: its input VCs whose front flit could move this cycle,
+    /// oldest message first (one entry per input VC, the first few in use).
+    contenders: Vec<Contender>,
     stats: Stats,
     /// Broadcasts in progress (seed 003), and the free slots of that table.
     broadcasts: Vec<BroadcastState>,
@@ -374,18 +401,18 @@ impl Simulation {
             .map(|i| if i < injection_local { i / s.vcs } else { ports + i - injection_local } as u8)
             .collect();
         let chaos = s.routing == RoutingKind::Chaos;
-        const CLASS: u32 = 62;
         let local_class: Vec<u64> = (0..locals)
             .map(|i| match (chaos, i.cmp(&injection_local)) {
                 (false, _) | (true, std::cmp::Ordering::Greater) => 0,
-                (true, std::cmp::Ordering::Less) => 1 << CLASS,
-                (true, std::cmp::Ordering::Equal) => 2 << CLASS,
+                (true, std::cmp::Ordering::Less) => 1 << CLASS_SHIFT,
+                (true, std::cmp::Ordering::Equal) => 2 << CLASS_SHIFT,
             })
             .collect();
         let port_of_vc: Vec<u8> = (0..net_vcs)
             .map(|vc| (vc / s.vcs % ports) as u8)
             .chain((0..nodes).map(|_| 0))
             .chain((0..nodes).flat_map(|_| (0..s.mq).map(|q| (ports + 1 + q) as u8)))
+            .chain([ports as u8])
             .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
@@ -414,15 +441,15 @@ impl Simulation {
             outstanding: vec![0; if chaos { nodes as usize } else { 0 }],
             misroutes: 0,
             owner: vec![NONE; all_vcs],
-            flits: vec![0; all_vcs],
+            flits: vec![0; all_vcs + 1],
             sent: vec![0; all_vcs],
             out: vec![NONE; all_vcs],
             blocked: vec![0; all_vcs],
-            fifo: vec![NONE; (net_vcs * s.buf) as usize],
-            fifo_head: vec![0; net_vcs as usize],
-            credits: vec![s.buf as u16; net_vcs as usize],
+            fifo: vec![NONE; (mq_base * s.buf) as usize],
+            fifo_head: vec![0; mq_base as usize],
+            all_vcs: all_vcs as u32,
             busy_vcs: vec![0; channels as usize],
-            busy_since: vec![s.warmup; channels as usize],
+            channels_at_level: (0..=s.vcs).map(|v| if v == 0 { channels as u64 } else { 0 }).collect(),
             in_channel,
             router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
@@ -442,16 +469,13 @@ impl Simulation {
             port_of_vc,
             active_vcs: vec![0; nodes as usize],
             active_routers: vec![0; nodes.div_ceil(64) as usize],
-            channel_queued: vec![0; channels as usize],
-            routed: Vec::with_capacity(locals as usize),
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
             messages: Vec::new(),
             free_messages: Vec::new(),
             next_id: 0,
-            moves: Vec::with_capacity(nodes as usize * (ports as usize + 1)),
-            candidates: Candidates::default(),
-            waiting: Vec::with_capacity(locals as usize),
-            requests: Vec::with_capacity(locals as usize),
+            moves: vec![Move { from: 0, to: 0, slot: 0 }; all_vcs],
+            move_count: 0,
+            contenders: vec![Contender { age: 0, vc: 0, slot: 0, port: 0 }; locals as usize],
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
             broadcasts: Vec::new(),
             free_broadcasts: Vec::new(),
@@ -518,11 +542,19 @@ impl Simulation {
     /// The message whose flit is at the front of a VC that holds flits (an injection VC or a
     /// shared-queue slot holds only the message it is allocated to).
     fn front(&self, vc: u32) -> u32 {
-        if vc >= self.net_vcs {
+        if vc >= self.mq_base {
             self.owner[vc as usize]
         } else {
             self.fifo[(vc * self.buf as u32 + self.fifo_head[vc as usize] as u32) as usize]
         }
+    }
+
+    /// Credits the sender of network VC `vc` holds: free slots in its buffer. A flit leaving
+    /// returns its credit in the same phase of the cycle as it frees the slot, so the two are
+    /// the same count, usable from the next cycle.
+    #[inline]
+    fn credits(&self, vc: usize) -> u16 {
+        self.buf - self.flits[vc]
     }
 
     /// The router a VC's buffer belongs to.
@@ -532,21 +564,30 @@ impl Simulation {
 
     /// Advances one cycle.
     pub fn step(&mut self) {
+        let routing = self.routing;
+        with_algorithm!(routing, r => self.step_with(&r));
+    }
+
+    /// One cycle under routing algorithm `r` (the scenario's, unwrapped).
+    fn step_with<R: Routing>(&mut self, r: &R) {
+        self.stats.begin_cycle(self.cycle);
         if self.generating {
-            self.generate();
+            self.generate(r);
         }
         if self.scout > 0 {
             self.deliver_acks();
         }
-        self.moves.clear();
+        self.move_count = 0;
         // Chaos's shared queue and cut-through run in their own instance of the allocation and
         // movement code, so that the other algorithms pay nothing for them.
         if self.mq > 0 {
-            self.allocate_routers::<true>();
-            self.apply_moves::<true>();
+            self.allocate_routers::<R, true>(r);
+            self.count_busy_vcs();
+            self.apply_moves::<R, true>(r);
         } else {
-            self.allocate_routers::<false>();
-            self.apply_moves::<false>();
+            self.allocate_routers::<R, false>(r);
+            self.count_busy_vcs();
+            self.apply_moves::<R, false>(r);
         }
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
             self.deadlock = true;
@@ -555,13 +596,10 @@ impl Simulation {
             self.check_invariants();
         }
         self.cycle += 1;
-        if self.cycle == self.stats.window_start || self.cycle == self.stats.window_end {
-            self.flush_busy_time();
-        }
     }
 
     /// Allocation at every router with an active input VC.
-    fn allocate_routers<const CHAOS: bool>(&mut self) {
+    fn allocate_routers<R: Routing, const CHAOS: bool>(&mut self, r: &R) {
         for w in 0..self.active_routers.len() {
             // Routers that become active during the sweep (a backtracked header) have nothing
             // to do before the next cycle.
@@ -569,7 +607,7 @@ impl Simulation {
             while routers != 0 {
                 let u = w as u32 * 64 + routers.trailing_zeros();
                 routers &= routers - 1;
-                self.allocate::<CHAOS>(u);
+                self.allocate::<R, CHAOS>(r, u);
             }
         }
     }
@@ -594,16 +632,17 @@ impl Simulation {
     /// slot in the message table (the id [`Simulation::vc_owner`] shows).
     pub fn send(&mut self, src: Node, dest: Node) -> u32 {
         assert!(src < self.torus.nodes() && dest < self.torus.nodes(), "send: node out of range");
-        self.create_message(src, dest, NONE)
+        let routing = self.routing;
+        with_algorithm!(routing, r => self.create_message(&r, src, dest, NONE))
     }
 
-    fn generate(&mut self) {
+    fn generate<R: Routing>(&mut self, r: &R) {
         let now = self.cycle;
         if self.scan_arrivals {
             let due = (now + 1) as f64;
             for u in 0..self.next_arrival.len() {
                 if self.next_arrival[u] < due {
-                    self.arrive(u as Node);
+                    self.arrive(r, u as Node);
                 }
             }
             return;
@@ -614,13 +653,13 @@ impl Simulation {
             }
             self.arrivals.pop();
             let u = (key & 0xffff) as Node;
-            self.arrive(u);
+            self.arrive(r, u);
             self.arrivals.push(Reverse(arrival_key(self.next_arrival[u as usize], u)));
         }
     }
 
     /// The messages of node `u` that arrive in this cycle join its source queue.
-    fn arrive(&mut self, u: Node) {
+    fn arrive<R: Routing>(&mut self, r: &R, u: Node) {
         let now = self.cycle;
         while self.next_arrival[u as usize] < (now + 1) as f64 {
             if self.source_queue[u as usize].len() >= self.queue_cap {
@@ -630,19 +669,19 @@ impl Simulation {
             }
             self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
             if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
-                self.start_broadcast(u);
+                self.start_broadcast(r, u);
             } else {
                 let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
-                self.create_message(u, dest, NONE);
+                self.create_message(r, u, dest, NONE);
             }
         }
     }
 
     /// A new message joins the source queue of `src` in the current cycle: a unicast message,
     /// or a one-hop copy of `broadcast`.
-    fn create_message(&mut self, src: Node, dest: Node, broadcast: u32) -> u32 {
+    fn create_message<R: Routing>(&mut self, r: &R, src: Node, dest: Node, broadcast: u32) -> u32 {
         let now = self.cycle;
-        let plan = self.routing.plan(&self.torus, src, dest, &mut self.routing_rng);
+        let plan = r.plan(&self.torus, src, dest, &mut self.routing_rng);
         let labelled = broadcast == NONE && self.stats.in_window(now);
         let m = Message {
             id: self.next_id,
@@ -685,7 +724,7 @@ impl Simulation {
     }
 
     /// A broadcast starts at `source`: one copy to each of its children in the spanning tree.
-    fn start_broadcast(&mut self, source: Node) {
+    fn start_broadcast<R: Routing>(&mut self, r: &R, source: Node) {
         let labelled = self.stats.in_window(self.cycle);
         let state = BroadcastState { source, generated: self.cycle, received: 0, labelled };
         let id = match self.free_broadcasts.pop() {
@@ -702,23 +741,23 @@ impl Simulation {
             self.labelled_outstanding += 1;
             self.stats.broadcast_started();
         }
-        self.replicate(id, source);
+        self.replicate(r, id, source);
     }
 
     /// `node` forwards broadcast `id` to its children, through its own source queue.
-    fn replicate(&mut self, id: u32, node: Node) {
+    fn replicate<R: Routing>(&mut self, r: &R, id: u32, node: Node) {
         let source = self.broadcasts[id as usize].source;
         let mut ports = std::mem::take(&mut self.tree_ports);
         crate::broadcast::children(&self.torus, source, node, &mut ports);
         for &p in &ports {
             let child = self.torus.neighbour(node, p);
-            self.create_message(node, child, id);
+            self.create_message(r, node, child, id);
         }
         self.tree_ports = ports;
     }
 
     /// A copy of broadcast `id` reached `node`: count it and pass the broadcast on.
-    fn broadcast_received(&mut self, id: u32, node: Node, now: u64) {
+    fn broadcast_received<R: Routing>(&mut self, r: &R, id: u32, node: Node, now: u64) {
         let b = &mut self.broadcasts[id as usize];
         b.received += 1;
         debug_assert!(b.received < self.torus.nodes(), "a node received broadcast {id} twice");
@@ -730,7 +769,7 @@ impl Simulation {
             }
             self.free_broadcasts.push(id);
         }
-        self.replicate(id, node);
+        self.replicate(r, id, node);
     }
 
     /// Moves the next queued message of `node` onto its injection VC.
@@ -739,6 +778,7 @@ impl Simulation {
             self.messages_queued -= 1;
             let vc = self.injection_vc(node) as usize;
             self.owner[vc] = slot;
+            self.fifo[vc * self.buf as usize] = slot;
             self.flits[vc] = self.len;
             self.sent[vc] = 0;
             self.out[vc] = NONE;
@@ -750,21 +790,26 @@ impl Simulation {
     /// A VC's buffer received its first flit: its router has work.
     #[inline]
     fn mark_active(&mut self, vc: u32) {
-        let u = self.router_of_vc[vc as usize] as usize;
-        if self.active_vcs[u] == 0 {
-            self.active_routers[u / 64] |= 1 << (u % 64);
-        }
-        self.active_vcs[u] |= 1 << self.local_index[vc as usize];
+        self.set_active(vc, true);
     }
 
     /// A VC's buffer became empty.
     #[inline]
     fn mark_idle(&mut self, vc: u32) {
+        self.set_active(vc, false);
+    }
+
+    /// Sets whether a VC's buffer holds flits, and so whether its router has work. Computed
+    /// rather than branched on: whether a buffer just emptied is as random as the traffic.
+    #[inline]
+    fn set_active(&mut self, vc: u32, holds_flits: bool) {
         let u = self.router_of_vc[vc as usize] as usize;
-        self.active_vcs[u] &= !(1 << self.local_index[vc as usize]);
-        if self.active_vcs[u] == 0 {
-            self.active_routers[u / 64] &= !(1 << (u % 64));
-        }
+        let bit = 1u128 << self.local_index[vc as usize];
+        let vcs = (self.active_vcs[u] & !bit) | (bit * holds_flits as u128);
+        self.active_vcs[u] = vcs;
+        let router_bit = 1u64 << (u % 64);
+        let routers = &mut self.active_routers[u / 64];
+        *routers = (*routers & !router_bit) | (router_bit * (vcs != 0) as u64);
     }
 
     /// The input VCs of router `u` (network input ports, then injection), as a range per port.
@@ -780,60 +825,107 @@ impl Simulation {
 
     /// Allocation at router `u`, over its input VCs that hold flits.
     ///
-    /// 1. VC allocation: headers at the front of their input VC, oldest first, each take the
-    ///    preferred free VC among the routing algorithm's candidates.
-    /// 2. Switch allocation: a maximal matching of input ports to output ports (and the
-    ///    ejection channel) built in age order. Every VC with a flit, an allocated output and
-    ///    a credit requests; requests are granted oldest first while both its input port and
-    ///    its output are still unused this cycle.
-    fn allocate<const CHAOS: bool>(&mut self, u: Node) {
-        self.waiting.clear();
-        self.routed.clear();
-        let base = (u * self.locals) as usize;
-        let mut active = self.active_vcs[u as usize];
-        while active != 0 {
-            let local = active.trailing_zeros();
-            active &= active - 1;
-            let vc = self.input_vcs[base + local as usize];
-            if self.out[vc as usize] == NONE {
-                let slot = self.front(vc);
-                let m = &self.messages[slot as usize];
-                // A header that backtracked into this router this cycle moves again next cycle.
-                if m.header_ready <= self.cycle {
-                    let age = if CHAOS { m.id | self.local_class[local as usize] } else { m.id };
-                    self.waiting.push((age, vc, slot));
-                }
-            } else {
-                self.routed.push((vc, self.local_port[local as usize], NONE));
+    /// The VCs whose front flit could move this cycle contend, oldest message first (ties, a
+    /// message at two inputs of one router, by VC):
+    /// 1. VC allocation: each header without an output takes the preferred free VC among the
+    ///    routing algorithm's candidates;
+    /// 2. switch allocation: a maximal matching of input ports to output ports (and the
+    ///    ejection channel) built in age order: every contender with an output and a credit is
+    ///    granted while both its input port and its output are still unused this cycle.
+    ///
+    /// Both passes walk one sorted list; VC allocation never reads what switch allocation
+    /// decides, so this is the same as allocating every VC before any switch port.
+    fn allocate<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node) {
+        let n = self.collect_contenders::<CHAOS>(u);
+        self.allocate_vcs::<R, CHAOS>(r, u, n);
+        if CHAOS {
+            // Chaos's classes order its VC allocation only; the switch goes by age alone.
+            let contenders = &mut self.contenders[..n];
+            for c in contenders.iter_mut() {
+                c.age &= AGE_MASK;
             }
+            contenders.sort_unstable_by_key(|c| (c.age, c.vc));
         }
-        if !self.waiting.is_empty() {
-            self.allocate_vcs::<CHAOS>(u);
-        }
-        self.allocate_switch::<CHAOS>();
+        self.allocate_switch::<CHAOS>(n);
     }
 
-    /// VC allocation for the headers in `waiting`. Under chaos a header no output can take
-    /// falls back on the router's shared queue ([`Simulation::shared_queue_fallback`]).
-    fn allocate_vcs<const CHAOS: bool>(&mut self, u: Node) {
-        if self.waiting.len() > 1 {
-            self.waiting.sort_unstable();
+    /// Fills `contenders` with the input VCs of router `u` whose front flit could move this
+    /// cycle, oldest first; returns how many.
+    #[inline]
+    fn collect_contenders<const CHAOS: bool>(&mut self, u: Node) -> usize {
+        let (cycle, buf, net_vcs, mq_base, sentinel) = (self.cycle, self.buf, self.net_vcs, self.mq_base, self.all_vcs);
+        let base = (u * self.locals) as usize;
+        let input_vcs = &self.input_vcs[base..base + self.locals as usize];
+        let (out_of, flits, fifo, fifo_head) = (&self.out[..], &self.flits[..], &self.fifo[..], &self.fifo_head[..]);
+        let contenders = &mut self.contenders[..];
+        let mut n = 0;
+        let mut active = self.active_vcs[u as usize];
+        while active != 0 {
+            let local = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let vc = input_vcs[local];
+            let out = out_of[vc as usize];
+            // A routed front flit with no credit downstream cannot move, and a VC's credits
+            // change only when the cycle's moves are applied. (Outputs that are not VCs read the
+            // sentinel, which has room; whether there is a route is as random as the traffic,
+            // so it is not branched on.)
+            let no_credit = if CHAOS {
+                out != NONE && is_credited::<CHAOS>(out, net_vcs) && flits[out as usize] == buf
+            } else {
+                flits[out.min(sentinel) as usize] == buf
+            };
+            if no_credit {
+                continue;
+            }
+            let slot = if CHAOS && vc >= mq_base {
+                self.owner[vc as usize]
+            } else {
+                fifo[(vc * buf as u32 + fifo_head[vc as usize] as u32) as usize]
+            };
+            let m = &self.messages[slot as usize];
+            // A header that backtracked into this router this cycle moves again next cycle.
+            if (out == NONE) & (m.header_ready > cycle) {
+                continue;
+            }
+            let age = if CHAOS && out == NONE { m.id | self.local_class[local] } else { m.id };
+            let c = Contender { age, vc, slot, port: self.local_port[local] };
+            let mut j = n;
+            while j > 0 && (contenders[j - 1].age, contenders[j - 1].vc) > (age, vc) {
+                contenders[j] = contenders[j - 1];
+                j -= 1;
+            }
+            contenders[j] = c;
+            n += 1;
         }
+        n
+    }
+
+    /// VC allocation for the first `n` contenders still without an output, oldest first. Under
+    /// chaos a header no output can take falls back on the router's shared queue
+    /// ([`Simulation::shared_queue_fallback`]).
+    fn allocate_vcs<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node, n: usize) {
         let mut deflection_tried = false;
-        for w in 0..self.waiting.len() {
-            let (_, vc, slot) = self.waiting[w];
+        let mut candidates = Candidates::default();
+        for w in 0..n {
+            let Contender { vc, slot, .. } = self.contenders[w];
+            if self.out[vc as usize] != NONE {
+                continue;
+            }
             let s = slot as usize;
             if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
                 self.blocked[vc as usize] = 1;
                 continue;
             }
-            self.candidates.clear();
-            self.routing.candidates(&self.torus, u, &mut self.messages[s].plan, &mut self.candidates);
-            match self.select::<CHAOS>(u, self.messages[s].avoid_port) {
+            candidates.clear();
+            r.candidates(&self.torus, u, &mut self.messages[s].plan, &mut candidates);
+            let avoid = if self.scout > 0 { self.messages[s].avoid_port } else { NO_PORT };
+            match self.select::<CHAOS>(u, candidates.as_slice(), avoid) {
                 Some(chosen) => {
-                    self.messages[s].avoid_port = NO_PORT;
+                    if self.scout > 0 {
+                        self.messages[s].avoid_port = NO_PORT;
+                    }
                     let m = &self.messages[s];
-                    self.stats.header_routed(self.cycle, m.hops, self.cycle - m.header_ready);
+                    self.stats.header_routed(m.hops, self.cycle - m.header_ready);
                     self.grant::<CHAOS>(u, vc, slot, chosen);
                 }
                 None if CHAOS => match self.shared_queue_fallback(u, vc, &mut deflection_tried) {
@@ -859,31 +951,30 @@ impl Simulation {
         if chosen != EJECT_VC {
             self.owner[chosen as usize] = slot;
             if !CHAOS || chosen < self.net_vcs {
-                self.change_busy(self.channel_of_vc[chosen as usize], 1, self.cycle);
+                self.change_busy(self.channel_of_vc[chosen as usize], 1);
             }
         }
         if CHAOS && self.is_injection(vc) {
             self.outstanding[u as usize] += 1;
         }
-        let port = self.local_port[self.local_index[i] as usize];
-        self.routed.push((vc, port, slot));
     }
 
     /// Selection among the candidates: lowest priority value first; among equals, the port
     /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
     /// lowest-numbered free VC of the candidate's set. A header that has just backtracked off
     /// `avoid` takes that port again only if no other candidate has a free VC.
-    fn select<const CHAOS: bool>(&self, u: Node, avoid: Port) -> Option<u32> {
+    #[inline]
+    fn select<const CHAOS: bool>(&self, u: Node, candidates: &[Candidate], avoid: Port) -> Option<u32> {
         if avoid != NO_PORT {
-            if let Some(vc) = self.select_among::<CHAOS>(u, avoid) {
+            if let Some(vc) = self.select_among::<CHAOS>(u, candidates, avoid) {
                 return Some(vc);
             }
         }
-        self.select_among::<CHAOS>(u, NO_PORT)
+        self.select_among::<CHAOS>(u, candidates, NO_PORT)
     }
 
-    fn select_among<const CHAOS: bool>(&self, u: Node, skip: Port) -> Option<u32> {
-        let candidates = self.candidates.as_slice();
+    #[inline]
+    fn select_among<const CHAOS: bool>(&self, u: Node, candidates: &[Candidate], skip: Port) -> Option<u32> {
         // Oblivious routing's one candidate (and every last hop) needs no comparison.
         if let [c] = candidates {
             return match c.port {
@@ -893,7 +984,7 @@ impl Simulation {
             };
         }
         // (priority, free VC, channel, flits queued downstream once needed)
-        let mut best: Option<(u8, u32, u32, Option<u16>)> = None;
+        let mut best: Option<(u8, u32, u32, Option<u32>)> = None;
         for c in candidates {
             if c.port == EJECT {
                 return Some(EJECT_VC);
@@ -912,8 +1003,8 @@ impl Simulation {
             best = match best {
                 Some((p, _, _, _)) if c.priority < p => Some((c.priority, vc, channel, None)),
                 Some((p, best_vc, best_channel, best_queued)) => {
-                    let best_queued = best_queued.unwrap_or(self.channel_queued[best_channel as usize]);
-                    let queued = self.channel_queued[channel as usize];
+                    let best_queued = best_queued.unwrap_or_else(|| self.queued(best_channel));
+                    let queued = self.queued(channel);
                     if queued < best_queued {
                         Some((p, vc, channel, Some(queued)))
                     } else {
@@ -926,6 +1017,12 @@ impl Simulation {
         best.map(|(_, vc, _, _)| vc)
     }
 
+    /// Flits in the downstream buffers of a channel's VCs (its spent credits), for selection.
+    fn queued(&self, channel: u32) -> u32 {
+        let base = (channel * self.vcs) as usize;
+        self.flits[base..base + self.vcs as usize].iter().map(|&f| f as u32).sum()
+    }
+
     /// The lowest-numbered VC of `channel` in the set `vcs` that a header may take now.
     #[inline]
     fn free_vc<const CHAOS: bool>(&self, channel: u32, vcs: u32) -> Option<u32> {
@@ -936,7 +1033,7 @@ impl Simulation {
             let i = (base + v) as usize;
             if self.owner[i] == NONE
                 && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0)
-                && (!CHAOS || self.credits[i] >= self.cut_through)
+                && (!CHAOS || self.credits(i) >= self.cut_through)
             {
                 return Some(base + v);
             }
@@ -945,44 +1042,47 @@ impl Simulation {
         None
     }
 
-    /// Switch allocation over the VCs in `routed`.
-    fn allocate_switch<const CHAOS: bool>(&mut self) {
-        self.requests.clear();
-        for r in 0..self.routed.len() {
-            let (vc, port, slot) = self.routed[r];
-            let i = vc as usize;
-            let out = self.out[i];
-            // Only network VCs have credits: the ejection channel and a shared-queue slot always
-            // take the flit.
-            if (if CHAOS { out < self.net_vcs } else { out != EJECT_VC }) && self.credits[out as usize] == 0 {
-                continue;
-            }
-            // The front message is looked up only for a VC that can move.
-            let slot = if slot == NONE { self.front(vc) } else { slot };
-            if self.scout > 0 && self.sent[i] == 1 && !self.data_may_advance(slot) {
-                continue;
-            }
-            let out_port = if out == EJECT_VC { self.ports as u8 } else { self.port_of_vc[out as usize] };
-            let id = self.messages[slot as usize].id;
-            self.requests.push((id, vc, port, out_port, slot));
-        }
-        if self.requests.len() > 1 {
-            self.requests.sort_unstable();
-        }
+    /// Switch allocation over the first `n` contenders, in their order: each is granted if it
+    /// has an output with a credit and both its input port and its output port are still unused.
+    ///
+    /// Without chaos the decision is computed, not branched on: which contender wins is as
+    /// random as the traffic, so a branch per contender would be mispredicted about as often
+    /// as not. Outputs that are not VCs (none, ejection) read the sentinel entry.
+    fn allocate_switch<const CHAOS: bool>(&mut self, n: usize) {
         let (mut inputs_used, mut outputs_used) = (0u32, 0u32);
-        for r in 0..self.requests.len() {
-            let (_, vc, in_port, out_port, slot) = self.requests[r];
-            let (in_bit, out_bit) = if CHAOS {
-                (self.port_bit(in_port), self.port_bit(out_port))
-            } else {
-                (1 << in_port, 1 << out_port)
-            };
-            if inputs_used & in_bit == 0 && outputs_used & out_bit == 0 {
+        let (out_of, flits, port_of_vc, buf, net_vcs, sentinel) =
+            (&self.out[..], &self.flits[..], &self.port_of_vc[..], self.buf, self.net_vcs, self.all_vcs);
+        let mut count = self.move_count;
+        for &Contender { vc, slot, port: in_port, .. } in &self.contenders[..n] {
+            let out = out_of[vc as usize];
+            let granted = if CHAOS {
+                if out == NONE || (is_credited::<CHAOS>(out, net_vcs) && flits[out as usize] == buf) {
+                    continue;
+                }
+                let out_port = if out == EJECT_VC { self.ports as u8 } else { port_of_vc[out as usize] };
+                let (in_bit, out_bit) = (self.port_bit(in_port), self.port_bit(out_port));
+                if inputs_used & in_bit != 0 || outputs_used & out_bit != 0 {
+                    continue;
+                }
                 inputs_used |= in_bit;
                 outputs_used |= out_bit;
-                self.moves.push(Move { from: vc, to: self.out[vc as usize], slot });
-            }
+                true
+            } else {
+                let o = out.min(sentinel) as usize;
+                let (in_bit, out_bit) = (1u32 << in_port, 1u32 << port_of_vc[o]);
+                let mut granted = (out != NONE) & (flits[o] < buf) & (inputs_used & in_bit == 0) & (outputs_used & out_bit == 0);
+                if self.scout > 0 && self.sent[vc as usize] == 1 {
+                    granted &= self.data_may_advance(slot);
+                }
+                let mask = (granted as u32).wrapping_neg();
+                inputs_used |= in_bit & mask;
+                outputs_used |= out_bit & mask;
+                granted
+            };
+            self.moves[count] = Move { from: vc, to: out, slot };
+            count += granted as usize;
         }
+        self.move_count = count;
     }
 
     /// A switch port's bit in the matching's masks: none for a shared-queue slot's port, which
@@ -996,12 +1096,12 @@ impl Simulation {
     }
 
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
-    fn apply_moves<const CHAOS: bool>(&mut self) {
+    fn apply_moves<R: Routing, const CHAOS: bool>(&mut self, r: &R) {
         let now = self.cycle;
-        if !self.moves.is_empty() {
+        if self.move_count > 0 {
             self.last_move = now;
         }
-        for i in 0..self.moves.len() {
+        for i in 0..self.move_count {
             let Move { from, to, slot } = self.moves[i];
             let header = self.sent[from as usize] == 0;
             let tail = self.sent[from as usize] + 1 == self.len;
@@ -1017,10 +1117,10 @@ impl Simulation {
                 }
             }
             if to == EJECT_VC {
-                self.stats.ejected_flit(now);
+                self.stats.ejected_flit();
                 self.flits_delivered += 1;
                 if tail {
-                    self.deliver(slot, now);
+                    self.deliver(r, slot, now);
                 }
                 continue;
             }
@@ -1036,16 +1136,12 @@ impl Simulation {
             }
             let at = to * buf + at;
             self.fifo[at as usize] = slot;
-            if self.flits[t] == 0 {
-                self.mark_active(to);
-            }
             self.flits[t] += 1;
-            self.credits[t] -= 1;
+            self.set_active(to, true);
             let channel = self.channel_of_vc[t] as usize;
-            self.channel_queued[channel] += 1;
             self.flits_in_network += 1;
             self.flit_hops += 1;
-            self.stats.channel_flit(now, channel);
+            self.stats.channel_flit(channel);
             if header {
                 let m = &mut self.messages[slot as usize];
                 m.hops += 1;
@@ -1053,7 +1149,7 @@ impl Simulation {
             }
             if tail {
                 self.owner[t] = NONE;
-                self.change_busy(channel as u32, -1, now + 1);
+                self.change_busy(channel as u32, -1);
             }
         }
     }
@@ -1062,33 +1158,30 @@ impl Simulation {
     /// it is the tail the VC's routing state is cleared for the next message.
     fn depart<const CHAOS: bool>(&mut self, vc: u32, tail: bool, now: u64) {
         let v = vc as usize;
-        self.flits[v] -= 1;
-        if self.flits[v] == 0 {
-            self.mark_idle(vc);
-        }
+        let flits = self.flits[v] - 1;
+        self.flits[v] = flits;
+        self.set_active(vc, flits != 0);
         self.sent[v] += 1;
-        if vc < self.net_vcs {
+        let network = vc < self.net_vcs;
+        if !CHAOS || vc < self.mq_base {
+            // The ring moves on; an injection VC keeps its one message at the front.
             let head = self.fifo_head[v] + 1;
-            self.fifo_head[v] = if head == self.buf { 0 } else { head };
-            self.credits[v] += 1;
-            self.channel_queued[self.channel_of_vc[v] as usize] -= 1;
-            self.flits_in_network -= 1;
-        } else if CHAOS && vc >= self.mq_base {
-            self.flits_in_network -= 1;
+            self.fifo_head[v] = head & ((head != self.buf && network) as u16).wrapping_neg();
         }
+        self.flits_in_network -= (network || (CHAOS && vc >= self.mq_base)) as u64;
         if tail {
             self.sent[v] = 0;
             self.out[v] = NONE;
             if CHAOS && vc >= self.mq_base {
                 self.leave_shared_queue(vc);
-            } else if vc >= self.net_vcs {
+            } else if !network {
                 self.owner[v] = NONE;
                 self.start_injection(self.vc_router(vc), now + 1);
             }
         }
     }
 
-    fn deliver(&mut self, slot: u32, now: u64) {
+    fn deliver<R: Routing>(&mut self, r: &R, slot: u32, now: u64) {
         let m = self.messages[slot as usize];
         if self.mq > 0 {
             self.outstanding[m.src as usize] -= 1;
@@ -1096,7 +1189,7 @@ impl Simulation {
         if m.broadcast != NONE {
             self.stats.copy_delivered(now, m.src, self.len as u32);
             self.free_messages.push(slot);
-            self.broadcast_received(m.broadcast, m.plan.dest, now);
+            self.broadcast_received(r, m.broadcast, m.plan.dest, now);
             return;
         }
         if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
@@ -1122,24 +1215,24 @@ impl Simulation {
         self.free_messages.push(slot);
     }
 
-    /// A channel's count of allocated VCs changes at cycle `at`: account the time spent at the
-    /// old count inside the measurement window.
-    fn change_busy(&mut self, channel: u32, delta: i8, at: u64) {
+    /// A channel's count of allocated VCs changes: from this cycle's count on when a header takes
+    /// a VC (or a scouting header gives one back) during allocation, from the next cycle's when
+    /// a tail leaves as the moves are applied.
+    #[inline]
+    fn change_busy(&mut self, channel: u32, delta: i8) {
         let c = channel as usize;
-        let (start, end) = (self.stats.window_start, self.stats.window_end);
-        let from = self.busy_since[c].max(start);
-        let to = at.min(end);
-        if to > from {
-            self.stats.busy_vcs(self.busy_vcs[c] as usize, to - from);
-        }
-        self.busy_since[c] = at;
-        self.busy_vcs[c] = (self.busy_vcs[c] as i8 + delta) as u8;
+        let level = self.busy_vcs[c];
+        self.channels_at_level[level as usize] -= 1;
+        let level = (level as i8 + delta) as u8;
+        self.busy_vcs[c] = level;
+        self.channels_at_level[level as usize] += 1;
     }
 
-    /// At the window's edges every channel's current count is accounted up to now.
-    fn flush_busy_time(&mut self) {
-        for c in 0..self.busy_vcs.len() as u32 {
-            self.change_busy(c, 0, self.cycle);
+    /// P_v: within the measurement window, each cycle's allocated VCs are counted once, after
+    /// allocation and before the moves release VCs.
+    fn count_busy_vcs(&mut self) {
+        if self.stats.in_window(self.cycle) {
+            self.stats.busy_vcs(&self.channels_at_level);
         }
     }
 
@@ -1147,8 +1240,8 @@ impl Simulation {
     fn check_invariants(&self) {
         let mut buffered = 0u64;
         for vc in 0..self.net_vcs as usize {
-            let (f, c) = (self.flits[vc], self.credits[vc]);
-            assert_eq!(f + c, self.buf, "cycle {}: VC {vc}: {f} flits + {c} credits != buffer {}", self.cycle, self.buf);
+            let f = self.flits[vc];
+            assert!(f <= self.buf, "cycle {}: VC {vc} holds {f} flits in a buffer of {}", self.cycle, self.buf);
             // Routing state belongs to the front message: set once its header has been routed,
             // kept while the rest of it passes (the VC may be empty in between).
             if self.sent[vc] > 0 {
@@ -1157,22 +1250,18 @@ impl Simulation {
                 assert_eq!(self.out[vc], NONE, "cycle {}: empty VC {vc} keeps a route", self.cycle);
             }
             self.check_fifo(vc as u32);
+
             buffered += f as u64;
         }
         if self.mq > 0 {
             buffered += self.check_shared_queues();
         }
         assert_eq!(buffered, self.flits_in_network);
-        for vc in 0..self.flits.len() as u32 {
+        for vc in 0..self.all_vcs {
             let u = self.vc_router(vc) as usize;
             let active = self.active_vcs[u] >> self.local_index[vc as usize] & 1 == 1;
             assert_eq!(active, self.flits[vc as usize] > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
             assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1 == 1, self.active_vcs[u] != 0, "cycle {}: router {u}'s active bit is stale", self.cycle);
-        }
-        for (channel, &queued) in self.channel_queued.iter().enumerate() {
-            let vcs = channel as u32 * self.vcs..(channel as u32 + 1) * self.vcs;
-            let spent: u32 = vcs.map(|vc| (self.buf - self.credits[vc as usize]) as u32).sum();
-            assert_eq!(queued as u32, spent, "cycle {}: channel {channel}'s queue count is stale", self.cycle);
         }
         let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.flits[vc] as u64).sum();
         let queued = self.messages_queued * self.len as u64;

@@ -77,19 +77,17 @@ impl Simulation {
         };
         let p = previous as usize;
         let injecting = previous >= self.net_vcs;
-        if !injecting && self.credits[p] == 0 {
+        if !injecting && self.credits(p) == 0 {
             return false;
         }
         // Leave `vc`: the slot goes back upstream and the VC is free for others.
         let v = vc as usize;
         self.flits[v] = 0;
         self.fifo_head[v] = ((self.fifo_head[v] as u32 + 1) % self.buf as u32) as u16;
-        self.credits[v] += 1;
-        self.channel_queued[channel as usize] -= 1;
         self.owner[v] = NONE;
         self.flits_in_network -= 1;
         self.mark_idle(vc);
-        self.change_busy(channel, -1, self.cycle + 1);
+        self.change_busy(channel, -1);
         // Re-enter `previous` at the front, to be routed again.
         if self.flits[p] == 0 {
             self.mark_active(previous);
@@ -101,8 +99,6 @@ impl Simulation {
             self.fifo_head[p] = ((self.fifo_head[p] as u32 + buf - 1) % buf) as u16;
             self.fifo[(previous * buf + self.fifo_head[p] as u32) as usize] = slot;
             self.flits[p] += 1;
-            self.credits[p] -= 1;
-            self.channel_queued[(previous / self.vcs) as usize] += 1;
             self.flits_in_network += 1;
         }
         self.sent[p] = 0;

@@ -24,6 +24,9 @@ pub const BACKTRACK_LOG: usize = 64;
 pub struct Stats {
     pub window_start: u64,
     pub window_end: u64,
+    /// 1 while the current cycle is inside the window, else 0 ([`Stats::begin_cycle`]): the
+    /// per-flit counters add it rather than branch on it.
+    measuring: u64,
     nodes: u64,
     // Labelled messages, by batch of generation time.
     batch_sum: [f64; BATCHES],
@@ -92,6 +95,7 @@ impl Stats {
         Stats {
             window_start,
             window_end,
+            measuring: 0,
             nodes: nodes as u64,
             batch_sum: [0.0; BATCHES],
             batch_count: [0; BATCHES],
@@ -123,6 +127,11 @@ impl Stats {
 
     pub fn in_window(&self, cycle: u64) -> bool {
         cycle >= self.window_start && cycle < self.window_end
+    }
+
+    /// The simulator starts cycle `cycle`: the per-flit events that follow happen in it.
+    pub fn begin_cycle(&mut self, cycle: u64) {
+        self.measuring = self.in_window(cycle) as u64;
     }
 
     /// A message of `flits` was generated at `src`; `unicast` ones (not broadcast copies) are
@@ -165,11 +174,10 @@ impl Stats {
         }
     }
 
-    pub fn channel_flit(&mut self, cycle: u64, channel: usize) {
+    /// A flit crossed `channel` in the current cycle.
+    pub fn channel_flit(&mut self, channel: usize) {
         self.channel_flits_total[channel] = self.channel_flits_total[channel].wrapping_add(1);
-        if self.in_window(cycle) {
-            self.channel_flits[channel] += 1;
-        }
+        self.channel_flits[channel] += self.measuring;
     }
 
     pub fn channel_flits_total(&self) -> &[u32] {
@@ -188,28 +196,25 @@ impl Stats {
         (self.backtracks_logged - kept..self.backtracks_logged).map(|i| self.backtrack_log[(i % BACKTRACK_LOG as u64) as usize])
     }
 
-    pub fn ejected_flit(&mut self, cycle: u64) {
-        if self.in_window(cycle) {
-            self.ejected_flits += 1;
-        }
+    /// A flit left the network in the current cycle.
+    pub fn ejected_flit(&mut self) {
+        self.ejected_flits += self.measuring;
     }
 
-    /// A header got its output at hop index `hop` after waiting `wait` cycles.
-    pub fn header_routed(&mut self, cycle: u64, hop: u32, wait: u64) {
-        if self.in_window(cycle) {
-            let h = (hop as usize).min(MAX_TRACKED_HOPS - 1);
-            self.hop_attempts[h] += 1;
-            if wait > 0 {
-                self.hop_blocked[h] += 1;
-                self.hop_wait[h] += wait;
-            }
-        }
+    /// In the current cycle a header got its output at hop index `hop` after waiting `wait`
+    /// cycles.
+    pub fn header_routed(&mut self, hop: u32, wait: u64) {
+        let h = (hop as usize).min(MAX_TRACKED_HOPS - 1);
+        self.hop_attempts[h] += self.measuring;
+        self.hop_blocked[h] += self.measuring & (wait > 0) as u64;
+        self.hop_wait[h] += self.measuring * wait;
     }
 
-    /// `cycles` channel-cycles spent with exactly `busy` VCs allocated (only the part inside
-    /// the window is counted by the caller).
-    pub fn busy_vcs(&mut self, busy: usize, cycles: u64) {
-        self.busy_vc_time[busy] += cycles;
+    /// One cycle of the window: `channels[v]` channels have exactly v VCs allocated.
+    pub fn busy_vcs(&mut self, channels: &[u64]) {
+        for (time, &c) in self.busy_vc_time.iter_mut().zip(channels) {
+            *time += c;
+        }
     }
 
     /// A one-hop copy of a broadcast of `flits` sent by `src` arrived in `cycle`: it counts

@@ -2,7 +2,7 @@
 //! Kept apart from the stepping code so that the page's needs never touch the hot loop.
 
 use super::Simulation;
-use crate::routing::VcClass;
+use crate::routing::{Routing, VcClass};
 
 impl Simulation {
     /// Flits each channel (`node · 2n + port`) has carried since the start, wrapping at 2^32.
