@@ -26,6 +26,7 @@
 //! buffers hold at least 2 flits (credits come back one cycle after a flit leaves, so a 1-flit
 //! buffer passes a flit every other cycle).
 
+mod arrivals;
 mod chaos;
 mod deadlock;
 mod scouting;
@@ -41,8 +42,8 @@ use crate::traffic::Pattern;
 use serde::Serialize;
 pub use deadlock::DeadlockCycle;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use arrivals::Calendar;
+use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
 /// `out[vc]` of a VC whose message leaves through the ejection channel.
@@ -60,10 +61,6 @@ const TOTAL_QUEUE_CAP: usize = 1 << 20;
 /// is delivered, for at most this many cycles (or `cycles`, if longer); then generation stops
 /// and the network drains.
 const DRAIN_UNDER_LOAD_MIN: u64 = 20_000;
-/// Messages per node per cycle from which generation sweeps every node each cycle instead of
-/// keeping an arrival calendar (a sweep costs a few instructions per node, the calendar about
-/// a hundred per message).
-const SCAN_ARRIVALS_RATE: f64 = 0.05;
 
 /// One message in flight or queued.
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +120,13 @@ struct Contender {
     slot: u32,
     /// The switch input port the VC sits at.
     port: u8,
+}
+
+/// The switch ports granted so far this cycle at the router being allocated, one bit each.
+#[derive(Clone, Copy, Debug, Default)]
+struct PortsUsed {
+    inputs: u32,
+    outputs: u32,
 }
 
 /// Bits of a contender's age that hold the message id; chaos's allocation classes sit above.
@@ -279,15 +283,10 @@ pub struct Simulation {
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
     next_arrival: Vec<f64>,
-    /// Arrival calendar: each node's next arrival as `cycle · 2¹⁶ + node` (at most 2¹⁶
-    /// nodes), so that generation costs what arrives rather than a look at every node every
-    /// cycle. Popping in order visits the nodes of one cycle in ascending order, as a sweep
-    /// over all nodes would.
-    arrivals: BinaryHeap<Reverse<u64>>,
-    /// At a rate where a node has a message every few cycles, a sweep over `next_arrival`
-    /// costs less than the calendar's pop and push per message; it visits the nodes in the
-    /// same order, so either way generates the same messages. The calendar is empty then.
-    scan_arrivals: bool,
+    /// Which nodes have arrivals in which cycle, so that generation costs what arrives rather
+    /// than a look at every node every cycle; and the nodes due in the current cycle.
+    calendar: Calendar,
+    due: Vec<Node>,
     // Active lists, so that a cycle costs what moves rather than the size of the network. A
     // router's input VCs (network input ports in port order, then injection) have local
     // indices `port · V + v`, the injection VC `2n · V`.
@@ -310,9 +309,14 @@ pub struct Simulation {
     /// network VC, its channel's port at the upstream router; for a shared-queue slot, the
     /// slot's own write port `2n + 1 + q`). Injection VCs are never an output (0).
     port_of_vc: Vec<u8>,
-    /// Per router: bit `i` set while local input VC `i` holds flits.
-    active_vcs: Vec<u128>,
-    /// Bit per router: set while it has an active input VC.
+    /// Per router, `1 << active_shift` words (one, or two for more than 64 inputs): bit `i % 64`
+    /// of word `i / 64` set while local input VC `i` holds flits.
+    active_vcs: Vec<u64>,
+    active_shift: u32,
+    /// Per VC: the word of `active_vcs` that holds its bit.
+    active_word: Vec<u32>,
+    /// Bit per router: set when an input VC receives flits, cleared by the sweep that finds
+    /// none left (an idle router would have nothing to do), so emptying a VC costs one bit.
     active_routers: Vec<u64>,
     queue_cap: usize,
     messages: Vec<Message>,
@@ -377,7 +381,8 @@ impl Simulation {
             .chain((0..nodes).flat_map(|u| std::iter::repeat_n(u, s.mq as usize)))
             .collect();
         let locals = ports * s.vcs + 1 + s.mq;
-        debug_assert!(locals <= u128::BITS, "a router's inputs must fit its active mask");
+        assert!(locals <= 128, "a router's inputs must fit two active words");
+        let active_shift = (locals > 64) as u32;
         let mut input_vcs = Vec::with_capacity((nodes * locals) as usize);
         let mut local_index = vec![0u8; all_vcs];
         for u in 0..nodes {
@@ -396,6 +401,7 @@ impl Simulation {
                 input_vcs.push(vc);
             }
         }
+        let active_word: Vec<u32> = (0..all_vcs).map(|vc| router_of_vc[vc] << active_shift | local_index[vc] as u32 / 64).collect();
         let injection_local = ports * s.vcs;
         let local_port: Vec<u8> = (0..locals)
             .map(|i| if i < injection_local { i / s.vcs } else { ports + i - injection_local } as u8)
@@ -416,7 +422,10 @@ impl Simulation {
             .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
-        let scan_arrivals = s.rate >= SCAN_ARRIVALS_RATE;
+        let mut calendar = Calendar::new(nodes);
+        for (u, &t) in next_arrival.iter().enumerate() {
+            calendar.schedule(u as Node, t, 0);
+        }
         let window_end = s.warmup + s.cycles;
         let routing = routing::build(s);
         Ok(Simulation {
@@ -453,12 +462,8 @@ impl Simulation {
             in_channel,
             router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
-            arrivals: if scan_arrivals {
-                BinaryHeap::new()
-            } else {
-                next_arrival.iter().enumerate().map(|(u, &t)| Reverse(arrival_key(t, u as Node))).collect()
-            },
-            scan_arrivals,
+            calendar,
+            due: Vec::with_capacity(nodes as usize),
             next_arrival,
             input_vcs,
             local_index,
@@ -467,7 +472,9 @@ impl Simulation {
             local_class,
             channel_of_vc: (0..net_vcs).map(|vc| vc / s.vcs).collect(),
             port_of_vc,
-            active_vcs: vec![0; nodes as usize],
+            active_vcs: vec![0; (nodes << active_shift) as usize],
+            active_shift,
+            active_word,
             active_routers: vec![0; nodes.div_ceil(64) as usize],
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
             messages: Vec::new(),
@@ -605,16 +612,36 @@ impl Simulation {
             // to do before the next cycle.
             let mut routers = self.active_routers[w];
             while routers != 0 {
-                let u = w as u32 * 64 + routers.trailing_zeros();
+                let bit = routers.trailing_zeros();
                 routers &= routers - 1;
+                let u = w as u32 * 64 + bit;
+                if self.router_active_words(u).iter().all(|&word| word == 0) {
+                    self.active_routers[w] &= !(1 << bit);
+                    continue;
+                }
                 self.allocate::<R, CHAOS>(r, u);
             }
         }
     }
 
+    /// Router `u`'s words of `active_vcs`.
+    #[inline]
+    fn router_active_words(&self, u: Node) -> &[u64] {
+        let first = (u << self.active_shift) as usize;
+        &self.active_vcs[first..first + (1 << self.active_shift)]
+    }
+
     /// Turns the Poisson sources on or off (the page's "one message" demonstrations turn them
     /// off and [`Simulation::send`] messages by hand).
     pub fn set_traffic(&mut self, on: bool) {
+        if on && !self.generating {
+            // Arrivals that fell due while the sources were off are generated now.
+            let now = self.cycle;
+            self.calendar = Calendar::new(self.torus.nodes());
+            for (u, &t) in self.next_arrival.iter().enumerate() {
+                self.calendar.schedule(u as Node, t.max(now as f64), now);
+            }
+        }
         self.generating = on;
     }
 
@@ -638,24 +665,14 @@ impl Simulation {
 
     fn generate<R: Routing>(&mut self, r: &R) {
         let now = self.cycle;
-        if self.scan_arrivals {
-            let due = (now + 1) as f64;
-            for u in 0..self.next_arrival.len() {
-                if self.next_arrival[u] < due {
-                    self.arrive(r, u as Node);
-                }
-            }
-            return;
-        }
-        while let Some(&Reverse(key)) = self.arrivals.peek() {
-            if key >> 16 > now {
-                break;
-            }
-            self.arrivals.pop();
-            let u = (key & 0xffff) as Node;
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        self.calendar.take_due(now, &mut due);
+        for &u in &due {
             self.arrive(r, u);
-            self.arrivals.push(Reverse(arrival_key(self.next_arrival[u as usize], u)));
+            self.calendar.schedule(u, self.next_arrival[u as usize], now + 1);
         }
+        self.due = due;
     }
 
     /// The messages of node `u` that arrive in this cycle join its source queue.
@@ -803,13 +820,11 @@ impl Simulation {
     /// rather than branched on: whether a buffer just emptied is as random as the traffic.
     #[inline]
     fn set_active(&mut self, vc: u32, holds_flits: bool) {
-        let u = self.router_of_vc[vc as usize] as usize;
-        let bit = 1u128 << self.local_index[vc as usize];
-        let vcs = (self.active_vcs[u] & !bit) | (bit * holds_flits as u128);
-        self.active_vcs[u] = vcs;
-        let router_bit = 1u64 << (u % 64);
-        let routers = &mut self.active_routers[u / 64];
-        *routers = (*routers & !router_bit) | (router_bit * (vcs != 0) as u64);
+        let w = self.active_word[vc as usize] as usize;
+        let bit = 1u64 << (self.local_index[vc as usize] % 64);
+        self.active_vcs[w] = (self.active_vcs[w] & !bit) | (bit * holds_flits as u64);
+        let u = w >> self.active_shift;
+        self.active_routers[u / 64] |= (holds_flits as u64) << (u % 64);
     }
 
     /// The input VCs of router `u` (network input ports, then injection), as a range per port.
@@ -833,11 +848,33 @@ impl Simulation {
     ///    ejection channel) built in age order: every contender with an output and a credit is
     ///    granted while both its input port and its output are still unused this cycle.
     ///
-    /// Both passes walk one sorted list; VC allocation never reads what switch allocation
-    /// decides, so this is the same as allocating every VC before any switch port.
+    /// VC allocation never reads what switch allocation decides, and a contender's switch
+    /// request reads only its own output and that output's credits, which no VC allocation can
+    /// change; so one pass in age order, each contender allocated a VC and then the switch, is
+    /// the same as allocating every VC first. Chaos orders the two steps differently (its
+    /// classes order VC allocation only), and a scouting backtrack can change a message that
+    /// is also at another input of the router, so those two take two passes.
     fn allocate<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node) {
         let n = self.collect_contenders::<CHAOS>(u);
-        self.allocate_vcs::<R, CHAOS>(r, u, n);
+        let mut candidates = Candidates::default();
+        let mut deflection_tried = false;
+        let mut ports_used = PortsUsed::default();
+        if !CHAOS && self.scout == 0 {
+            for w in 0..n {
+                let c = self.contenders[w];
+                if self.out[c.vc as usize] == NONE {
+                    self.allocate_vc::<R, CHAOS>(r, u, c, &mut candidates, &mut deflection_tried);
+                }
+                self.request_switch::<CHAOS>(c, &mut ports_used);
+            }
+            return;
+        }
+        for w in 0..n {
+            let c = self.contenders[w];
+            if self.out[c.vc as usize] == NONE {
+                self.allocate_vc::<R, CHAOS>(r, u, c, &mut candidates, &mut deflection_tried);
+            }
+        }
         if CHAOS {
             // Chaos's classes order its VC allocation only; the switch goes by age alone.
             let contenders = &mut self.contenders[..n];
@@ -846,7 +883,9 @@ impl Simulation {
             }
             contenders.sort_unstable_by_key(|c| (c.age, c.vc));
         }
-        self.allocate_switch::<CHAOS>(n);
+        for w in 0..n {
+            self.request_switch::<CHAOS>(self.contenders[w], &mut ports_used);
+        }
     }
 
     /// Fills `contenders` with the input VCs of router `u` whose front flit could move this
@@ -859,83 +898,80 @@ impl Simulation {
         let (out_of, flits, fifo, fifo_head) = (&self.out[..], &self.flits[..], &self.fifo[..], &self.fifo_head[..]);
         let contenders = &mut self.contenders[..];
         let mut n = 0;
-        let mut active = self.active_vcs[u as usize];
-        while active != 0 {
-            let local = active.trailing_zeros() as usize;
-            active &= active - 1;
-            let vc = input_vcs[local];
-            let out = out_of[vc as usize];
-            // A routed front flit with no credit downstream cannot move, and a VC's credits
-            // change only when the cycle's moves are applied. (Outputs that are not VCs read the
-            // sentinel, which has room; whether there is a route is as random as the traffic,
-            // so it is not branched on.)
-            let no_credit = if CHAOS {
-                out != NONE && is_credited::<CHAOS>(out, net_vcs) && flits[out as usize] == buf
-            } else {
-                flits[out.min(sentinel) as usize] == buf
-            };
-            if no_credit {
-                continue;
+        let first_word = (u << self.active_shift) as usize;
+        for word in 0..1usize << self.active_shift {
+            let mut active = self.active_vcs[first_word + word];
+            while active != 0 {
+                let local = word * 64 + active.trailing_zeros() as usize;
+                active &= active - 1;
+                let vc = input_vcs[local];
+                let out = out_of[vc as usize];
+                // A routed front flit with no credit downstream cannot move, and a VC's credits
+                // change only when the cycle's moves are applied. (Outputs that are not VCs read the
+                // sentinel, which has room; whether there is a route is as random as the traffic,
+                // so it is not branched on.)
+                let no_credit = if CHAOS {
+                    out != NONE && is_credited::<CHAOS>(out, net_vcs) && flits[out as usize] == buf
+                } else {
+                    flits[out.min(sentinel) as usize] == buf
+                };
+                if no_credit {
+                    continue;
+                }
+                let slot = if CHAOS && vc >= mq_base {
+                    self.owner[vc as usize]
+                } else {
+                    fifo[(vc * buf as u32 + fifo_head[vc as usize] as u32) as usize]
+                };
+                let m = &self.messages[slot as usize];
+                // A header that backtracked into this router this cycle moves again next cycle.
+                if (out == NONE) & (m.header_ready > cycle) {
+                    continue;
+                }
+                let age = if CHAOS && out == NONE { m.id | self.local_class[local] } else { m.id };
+                let c = Contender { age, vc, slot, port: self.local_port[local] };
+                let mut j = n;
+                while j > 0 && (contenders[j - 1].age, contenders[j - 1].vc) > (age, vc) {
+                    contenders[j] = contenders[j - 1];
+                    j -= 1;
+                }
+                contenders[j] = c;
+                n += 1;
             }
-            let slot = if CHAOS && vc >= mq_base {
-                self.owner[vc as usize]
-            } else {
-                fifo[(vc * buf as u32 + fifo_head[vc as usize] as u32) as usize]
-            };
-            let m = &self.messages[slot as usize];
-            // A header that backtracked into this router this cycle moves again next cycle.
-            if (out == NONE) & (m.header_ready > cycle) {
-                continue;
-            }
-            let age = if CHAOS && out == NONE { m.id | self.local_class[local] } else { m.id };
-            let c = Contender { age, vc, slot, port: self.local_port[local] };
-            let mut j = n;
-            while j > 0 && (contenders[j - 1].age, contenders[j - 1].vc) > (age, vc) {
-                contenders[j] = contenders[j - 1];
-                j -= 1;
-            }
-            contenders[j] = c;
-            n += 1;
         }
         n
     }
 
-    /// VC allocation for the first `n` contenders still without an output, oldest first. Under
-    /// chaos a header no output can take falls back on the router's shared queue
+    /// VC allocation for contender `c`, a header without an output at router `u`. Under chaos
+    /// a header no output can take falls back on the router's shared queue
     /// ([`Simulation::shared_queue_fallback`]).
-    fn allocate_vcs<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node, n: usize) {
-        let mut deflection_tried = false;
-        let mut candidates = Candidates::default();
-        for w in 0..n {
-            let Contender { vc, slot, .. } = self.contenders[w];
-            if self.out[vc as usize] != NONE {
-                continue;
-            }
-            let s = slot as usize;
-            if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
-                self.blocked[vc as usize] = 1;
-                continue;
-            }
-            candidates.clear();
-            r.candidates(&self.torus, u, &mut self.messages[s].plan, &mut candidates);
-            let avoid = if self.scout > 0 { self.messages[s].avoid_port } else { NO_PORT };
-            match self.select::<CHAOS>(u, candidates.as_slice(), avoid) {
-                Some(chosen) => {
-                    if self.scout > 0 {
-                        self.messages[s].avoid_port = NO_PORT;
-                    }
-                    let m = &self.messages[s];
-                    self.stats.header_routed(m.hops, self.cycle - m.header_ready);
-                    self.grant::<CHAOS>(u, vc, slot, chosen);
+    #[inline]
+    fn allocate_vc<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node, c: Contender, candidates: &mut Candidates, deflection_tried: &mut bool) {
+        let Contender { vc, slot, .. } = c;
+        let s = slot as usize;
+        if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
+            self.blocked[vc as usize] = 1;
+            return;
+        }
+        candidates.clear();
+        r.candidates(&self.torus, u, &mut self.messages[s].plan, candidates);
+        let avoid = if self.scout > 0 { self.messages[s].avoid_port } else { NO_PORT };
+        match self.select::<CHAOS>(u, candidates.as_slice(), avoid) {
+            Some(chosen) => {
+                if self.scout > 0 {
+                    self.messages[s].avoid_port = NO_PORT;
                 }
-                None if CHAOS => match self.shared_queue_fallback(u, vc, &mut deflection_tried) {
-                    Some(chosen) => self.grant::<CHAOS>(u, vc, slot, chosen),
-                    None => self.blocked[vc as usize] = 1,
-                },
-                None => {
-                    if !(self.scout > 0 && self.backtrack(vc, slot)) {
-                        self.blocked[vc as usize] = 1;
-                    }
+                let m = &self.messages[s];
+                self.stats.header_routed(m.hops, self.cycle - m.header_ready);
+                self.grant::<CHAOS>(u, vc, slot, chosen);
+            }
+            None if CHAOS => match self.shared_queue_fallback(u, vc, deflection_tried) {
+                Some(chosen) => self.grant::<CHAOS>(u, vc, slot, chosen),
+                None => self.blocked[vc as usize] = 1,
+            },
+            None => {
+                if !(self.scout > 0 && self.backtrack(vc, slot)) {
+                    self.blocked[vc as usize] = 1;
                 }
             }
         }
@@ -1042,47 +1078,42 @@ impl Simulation {
         None
     }
 
-    /// Switch allocation over the first `n` contenders, in their order: each is granted if it
-    /// has an output with a credit and both its input port and its output port are still unused.
+    /// Switch allocation for contender `c`, in age order: it is granted if it has an output
+    /// with a credit and both its input port and its output port are still unused.
     ///
     /// Without chaos the decision is computed, not branched on: which contender wins is as
     /// random as the traffic, so a branch per contender would be mispredicted about as often
     /// as not. Outputs that are not VCs (none, ejection) read the sentinel entry.
-    fn allocate_switch<const CHAOS: bool>(&mut self, n: usize) {
-        let (mut inputs_used, mut outputs_used) = (0u32, 0u32);
-        let (out_of, flits, port_of_vc, buf, net_vcs, sentinel) =
-            (&self.out[..], &self.flits[..], &self.port_of_vc[..], self.buf, self.net_vcs, self.all_vcs);
-        let mut count = self.move_count;
-        for &Contender { vc, slot, port: in_port, .. } in &self.contenders[..n] {
-            let out = out_of[vc as usize];
-            let granted = if CHAOS {
-                if out == NONE || (is_credited::<CHAOS>(out, net_vcs) && flits[out as usize] == buf) {
-                    continue;
-                }
-                let out_port = if out == EJECT_VC { self.ports as u8 } else { port_of_vc[out as usize] };
-                let (in_bit, out_bit) = (self.port_bit(in_port), self.port_bit(out_port));
-                if inputs_used & in_bit != 0 || outputs_used & out_bit != 0 {
-                    continue;
-                }
-                inputs_used |= in_bit;
-                outputs_used |= out_bit;
-                true
-            } else {
-                let o = out.min(sentinel) as usize;
-                let (in_bit, out_bit) = (1u32 << in_port, 1u32 << port_of_vc[o]);
-                let mut granted = (out != NONE) & (flits[o] < buf) & (inputs_used & in_bit == 0) & (outputs_used & out_bit == 0);
-                if self.scout > 0 && self.sent[vc as usize] == 1 {
-                    granted &= self.data_may_advance(slot);
-                }
-                let mask = (granted as u32).wrapping_neg();
-                inputs_used |= in_bit & mask;
-                outputs_used |= out_bit & mask;
-                granted
-            };
-            self.moves[count] = Move { from: vc, to: out, slot };
-            count += granted as usize;
-        }
-        self.move_count = count;
+    #[inline]
+    fn request_switch<const CHAOS: bool>(&mut self, c: Contender, used: &mut PortsUsed) {
+        let Contender { vc, slot, port: in_port, .. } = c;
+        let out = self.out[vc as usize];
+        let granted = if CHAOS {
+            if out == NONE || (is_credited::<CHAOS>(out, self.net_vcs) && self.flits[out as usize] == self.buf) {
+                return;
+            }
+            let out_port = if out == EJECT_VC { self.ports as u8 } else { self.port_of_vc[out as usize] };
+            let (in_bit, out_bit) = (self.port_bit(in_port), self.port_bit(out_port));
+            if used.inputs & in_bit != 0 || used.outputs & out_bit != 0 {
+                return;
+            }
+            used.inputs |= in_bit;
+            used.outputs |= out_bit;
+            true
+        } else {
+            let o = out.min(self.all_vcs) as usize;
+            let (in_bit, out_bit) = (1u32 << in_port, 1u32 << self.port_of_vc[o]);
+            let mut granted = (out != NONE) & (self.flits[o] < self.buf) & (used.inputs & in_bit == 0) & (used.outputs & out_bit == 0);
+            if self.scout > 0 && self.sent[vc as usize] == 1 {
+                granted &= self.data_may_advance(slot);
+            }
+            let mask = (granted as u32).wrapping_neg();
+            used.inputs |= in_bit & mask;
+            used.outputs |= out_bit & mask;
+            granted
+        };
+        self.moves[self.move_count] = Move { from: vc, to: out, slot };
+        self.move_count += granted as usize;
     }
 
     /// A switch port's bit in the matching's masks: none for a shared-queue slot's port, which
@@ -1259,9 +1290,12 @@ impl Simulation {
         assert_eq!(buffered, self.flits_in_network);
         for vc in 0..self.all_vcs {
             let u = self.vc_router(vc) as usize;
-            let active = self.active_vcs[u] >> self.local_index[vc as usize] & 1 == 1;
+            let local = self.local_index[vc as usize] as usize;
+            let active = self.router_active_words(u as Node)[local / 64] >> (local % 64) & 1 == 1;
             assert_eq!(active, self.flits[vc as usize] > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
-            assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1 == 1, self.active_vcs[u] != 0, "cycle {}: router {u}'s active bit is stale", self.cycle);
+            if active {
+                assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1, 1, "cycle {}: router {u} has work but no active bit", self.cycle);
+            }
         }
         let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.flits[vc] as u64).sum();
         let queued = self.messages_queued * self.len as u64;
@@ -1382,13 +1416,6 @@ impl Simulation {
             misroutes: self.misroutes,
         }
     }
-}
-
-/// The calendar key of an arrival at time `t` at `node`: the cycle in which it is generated
-/// (the first `c` with `t < c + 1`; capped for the infinite gap of a zero rate), then the node.
-fn arrival_key(t: f64, node: Node) -> u64 {
-    const NEVER: u64 = (1 << 47) - 1;
-    (t as u64).min(NEVER) << 16 | node as u64
 }
 
 /// Simulates a scenario from start to finish, exactly as `torus run` does.
