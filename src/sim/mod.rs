@@ -41,6 +41,7 @@ use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
 pub use deadlock::DeadlockCycle;
+use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use arrivals::Calendar;
 use std::collections::VecDeque;
@@ -63,31 +64,26 @@ const TOTAL_QUEUE_CAP: usize = 1 << 20;
 const DRAIN_UNDER_LOAD_MIN: u64 = 20_000;
 
 /// One message in flight or queued.
+///
+/// One cache line, what a header's hop reads (its age, plan, hops and ready cycle) first;
+/// scouting's per-message state is kept apart ([`scouting::Probe`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 struct Message {
     /// Generation order: the age used by every arbiter (smaller is older).
     id: u64,
-    src: Node,
-    plan: RoutePlan,
-    generated: u64,
-    injected: u64,
     /// Cycle from which its header can be routed at its current router.
     header_ready: u64,
+    plan: RoutePlan,
     hops: u32,
-    labelled: bool,
-    /// Scouting switching: channels crossed by the first data flit, channels whose positive
-    /// acknowledgement has reached it, whether the header's arrival has been acknowledged, the
-    /// port a backtracked header should avoid on its next try (`NO_PORT` if none).
-    data_hops: u32,
-    acked_hops: u32,
-    acked_all: bool,
-    avoid_port: u32,
+    src: Node,
     /// The broadcast this message is a one-hop copy of (`NONE` for a unicast message).
     broadcast: u32,
-    /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
-    /// keeps a header from bouncing indefinitely between two routers.
-    backtracks: u32,
+    generated: u64,
+    injected: u64,
 }
+
+const _: () = assert!(std::mem::size_of::<Message>() == 64);
 
 const NO_PORT: u32 = u32::MAX;
 
@@ -334,8 +330,10 @@ pub struct Simulation {
     broadcasts: Vec<BroadcastState>,
     free_broadcasts: Vec<u32>,
     tree_ports: Vec<Port>,
-    /// Scouting switching's probe lead K (0: wormhole).
+    /// Scouting switching's probe lead K (0: wormhole), and the probe state of each message
+    /// slot (empty without scouting).
     scout: u32,
+    probes: Vec<Probe>,
     /// Positive acknowledgements in flight, by the cycle they arrive (mod K + 1): (message
     /// slot, channels acknowledged, or `ACK_ALL` for the header's arrival).
     acks: Vec<Vec<(u32, u32)>>,
@@ -488,6 +486,7 @@ impl Simulation {
             free_broadcasts: Vec::new(),
             tree_ports: Vec::with_capacity(2 * ports as usize),
             scout: s.scout,
+            probes: Vec::new(),
             acks: (0..=s.scout).map(|_| Vec::new()).collect(),
             backtracks: 0,
             generating: true,
@@ -562,6 +561,12 @@ impl Simulation {
     #[inline]
     fn credits(&self, vc: usize) -> u16 {
         self.buf - self.flits[vc]
+    }
+
+    /// Messages generated in the measurement window are labelled (seed 004's method), unicast
+    /// ones only: a broadcast is labelled as a whole.
+    fn labelled(&self, m: &Message) -> bool {
+        m.broadcast == NONE && self.stats.in_window(m.generated)
     }
 
     /// The router a VC's buffer belongs to.
@@ -699,23 +704,8 @@ impl Simulation {
     fn create_message<R: Routing>(&mut self, r: &R, src: Node, dest: Node, broadcast: u32) -> u32 {
         let now = self.cycle;
         let plan = r.plan(&self.torus, src, dest, &mut self.routing_rng);
-        let labelled = broadcast == NONE && self.stats.in_window(now);
-        let m = Message {
-            id: self.next_id,
-            src,
-            plan,
-            generated: now,
-            injected: now,
-            header_ready: now,
-            hops: 0,
-            labelled,
-            data_hops: 0,
-            acked_hops: 0,
-            acked_all: false,
-            avoid_port: NO_PORT,
-            backtracks: 0,
-            broadcast,
-        };
+        let m = Message { id: self.next_id, header_ready: now, plan, hops: 0, src, broadcast, generated: now, injected: now };
+        let labelled = self.labelled(&m);
         self.next_id += 1;
         let slot = match self.free_messages.pop() {
             Some(slot) => {
@@ -727,6 +717,9 @@ impl Simulation {
                 self.messages.len() as u32 - 1
             }
         };
+        if self.scout > 0 {
+            self.new_probe(slot);
+        }
         self.stats.generated(now, src, self.len as u32, broadcast == NONE);
         self.flits_generated += self.len as u64;
         if labelled {
@@ -955,11 +948,11 @@ impl Simulation {
         }
         candidates.clear();
         r.candidates(&self.torus, u, &mut self.messages[s].plan, candidates);
-        let avoid = if self.scout > 0 { self.messages[s].avoid_port } else { NO_PORT };
+        let avoid = if self.scout > 0 { self.probes[s].avoid_port } else { NO_PORT };
         match self.select::<CHAOS>(u, candidates.as_slice(), avoid) {
             Some(chosen) => {
                 if self.scout > 0 {
-                    self.messages[s].avoid_port = NO_PORT;
+                    self.probes[s].avoid_port = NO_PORT;
                 }
                 let m = &self.messages[s];
                 self.stats.header_routed(m.hops, self.cycle - m.header_ready);
@@ -1233,14 +1226,14 @@ impl Simulation {
             injected: m.injected,
             delivered: now,
             hops: m.hops,
-            labelled: m.labelled,
+            labelled: self.labelled(&m),
             flits: self.len as u32,
         };
         self.stats.delivered(&delivery);
         if let Some(log) = &mut self.delivery_log {
             log.push(delivery);
         }
-        if m.labelled {
+        if self.labelled(&m) {
             self.labelled_outstanding -= 1;
         }
         self.free_messages.push(slot);

@@ -15,16 +15,41 @@
 //! - An acknowledgement still in flight for a channel the header has since given up is
 //!   ignored on arrival (it is charged to the header's hop count at that time).
 
-use super::{Simulation, EJECT_VC, NONE};
+use super::{Simulation, EJECT_VC, NONE, NO_PORT};
 
 /// Acknowledgement of the header's arrival at the destination: every channel is reserved.
 const ACK_ALL: u32 = u32::MAX - 2;
 
+/// A message's scouting state, beside its entry in the message table.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Probe {
+    /// Channels crossed by the first data flit, channels whose positive acknowledgement has
+    /// reached it, whether the header's arrival has been acknowledged.
+    data_hops: u32,
+    acked_hops: u32,
+    acked_all: bool,
+    /// The port a backtracked header should avoid on its next try (`NO_PORT` if none).
+    pub(super) avoid_port: u32,
+    /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
+    /// keeps a header from bouncing indefinitely between two routers.
+    backtracks: u32,
+}
+
 impl Simulation {
+    /// Message `slot` was just created: its probe starts afresh.
+    pub(super) fn new_probe(&mut self, slot: u32) {
+        let probe = Probe { data_hops: 0, acked_hops: 0, acked_all: false, avoid_port: NO_PORT, backtracks: 0 };
+        if slot as usize == self.probes.len() {
+            self.probes.push(probe);
+        } else {
+            self.probes[slot as usize] = probe;
+        }
+    }
+
     /// Whether the first data flit of message `slot` may cross its next channel.
     pub(super) fn data_may_advance(&self, slot: u32) -> bool {
-        let m = &self.messages[slot as usize];
-        m.acked_all || m.acked_hops >= m.data_hops + 1 + self.scout
+        let p = &self.probes[slot as usize];
+        p.acked_all || p.acked_hops >= p.data_hops + 1 + self.scout
     }
 
     fn bucket(&self, cycle: u64) -> usize {
@@ -47,11 +72,12 @@ impl Simulation {
         let b = self.bucket(self.cycle);
         for i in 0..self.acks[b].len() {
             let (slot, hop) = self.acks[b][i];
-            let m = &mut self.messages[slot as usize];
+            let hops = self.messages[slot as usize].hops;
+            let p = &mut self.probes[slot as usize];
             if hop == ACK_ALL {
-                m.acked_all = true;
-            } else if hop <= m.hops {
-                m.acked_hops = m.acked_hops.max(hop);
+                p.acked_all = true;
+            } else if hop <= hops {
+                p.acked_hops = p.acked_hops.max(hop);
             }
         }
         self.acks[b].clear();
@@ -59,7 +85,7 @@ impl Simulation {
 
     /// The first data flit of message `slot` crossed a channel.
     pub(super) fn data_crossed(&mut self, slot: u32) {
-        self.messages[slot as usize].data_hops += 1;
+        self.probes[slot as usize].data_hops += 1;
     }
 
     /// The header of `slot`, blocked at the front of network VC `vc`, steps back to the VC it
@@ -67,7 +93,8 @@ impl Simulation {
     /// did.
     pub(super) fn backtrack(&mut self, vc: u32, slot: u32) -> bool {
         let m = self.messages[slot as usize];
-        if vc >= self.net_vcs || m.backtracks >= self.scout || m.data_hops >= m.hops || self.flits[vc as usize] != 1 {
+        let p = self.probes[slot as usize];
+        if vc >= self.net_vcs || p.backtracks >= self.scout || p.data_hops >= m.hops || self.flits[vc as usize] != 1 {
             return false;
         }
         let channel = vc / self.vcs;
@@ -105,10 +132,12 @@ impl Simulation {
         self.out[p] = NONE;
         let m = &mut self.messages[slot as usize];
         m.hops -= 1;
-        m.acked_hops = m.acked_hops.min(m.hops);
         m.header_ready = self.cycle + 1;
-        m.avoid_port = self.torus.channel_port(channel);
-        m.backtracks += 1;
+        let hops = m.hops;
+        let p = &mut self.probes[slot as usize];
+        p.acked_hops = p.acked_hops.min(hops);
+        p.avoid_port = self.torus.channel_port(channel);
+        p.backtracks += 1;
         self.backtracks += 1;
         self.stats.backtracked(self.cycle, channel);
         true
