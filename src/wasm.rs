@@ -6,7 +6,7 @@
 use crate::broadcast;
 use crate::models;
 use crate::scenario::{limits, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
-use crate::sim::{self, Simulation};
+use crate::sim::{self, Simulation, VcSnapshot};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -100,6 +100,8 @@ pub fn model_curve(input: &str, rates: Vec<f64>) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub struct Explorer {
     sim: Simulation,
+    /// The network VCs' state as of the last step, which the page reads in place.
+    vcs: VcSnapshot,
 }
 
 #[wasm_bindgen]
@@ -108,7 +110,8 @@ impl Explorer {
     pub fn new(input: &str) -> Result<Explorer, JsError> {
         let s = parse(input)?;
         let sim = Simulation::new(&s).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(Explorer { sim })
+        let vcs = sim.vc_snapshot();
+        Ok(Explorer { sim, vcs })
     }
 
     /// Advances `cycles` cycles.
@@ -116,6 +119,7 @@ impl Explorer {
         for _ in 0..cycles {
             self.sim.step();
         }
+        self.sim.snapshot_vcs(&mut self.vcs);
     }
 
     /// Cycles simulated so far (exact below 2^53).
@@ -137,22 +141,22 @@ impl Explorer {
 
     /// Entries in each per-VC array: channels × VCs, indexed `channel * vcs + vc`.
     pub fn vc_count(&self) -> usize {
-        self.sim.vc_flits().len()
+        self.vcs.flits.len()
     }
 
     /// Address of the flits-buffered-per-VC array (`u16` each).
     pub fn vc_flits_ptr(&self) -> *const u16 {
-        self.sim.vc_flits().as_ptr()
+        self.vcs.flits.as_ptr()
     }
 
     /// Address of the owning-message-per-VC array (`u32` each, `u32::MAX` when free).
     pub fn vc_owner_ptr(&self) -> *const u32 {
-        self.sim.vc_owner().as_ptr()
+        self.vcs.owner.as_ptr()
     }
 
     /// Address of the blocked-header-per-VC array (`u8` each).
     pub fn vc_blocked_ptr(&self) -> *const u8 {
-        self.sim.vc_blocked().as_ptr()
+        self.vcs.blocked.as_ptr()
     }
 
     /// Flit-hops moved over network channels so far (the unit of `torus bench`).

@@ -32,6 +32,7 @@ impl Routing for Dor {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }
 
+    #[inline(always)]
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
         match dimension_order_hop(t, at, plan) {
             Some((port, wrapped)) => out.push(port, self.classes[wrapped as usize], 0),

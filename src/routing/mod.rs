@@ -59,6 +59,7 @@ impl Candidates {
         self.len = 0;
     }
     /// Adds a candidate; one with no permitted VC (possible with `unsafe=1`) is dropped.
+    #[inline(always)]
     pub fn push(&mut self, port: Port, vcs: u32, priority: u8) {
         if vcs != 0 || port == EJECT {
             self.items[self.len] = Candidate { port, vcs, priority };
@@ -362,6 +363,7 @@ pub trait Routing {
 /// The dimension-order hop from `at` under `plan`: the first dimension in the phase's order
 /// (ascending unless the algorithm chose another) with hops left, on its dateline class. `None`
 /// at the phase target.
+#[inline(always)]
 pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Port, bool)> {
     // Hops are left in a dimension exactly when the coordinates differ there, whichever the
     // direction; this runs once per header per router, so it reads each node's coordinates once.

@@ -40,7 +40,7 @@ impl Simulation {
         let mut room = 0u32;
         for p in 0..self.ports {
             let vc = self.torus.channel(u, p) * self.vcs;
-            if self.owner[vc as usize] == NONE && self.credits(vc as usize) >= self.cut_through {
+            if self.vc[vc as usize].owner == NONE && self.credits(vc as usize) >= self.cut_through {
                 room |= 1 << p;
             }
         }
@@ -58,11 +58,8 @@ impl Simulation {
     /// next cycle. It is still in the network but has not crossed a channel.
     #[cold]
     pub(super) fn enter_shared_queue(&mut self, to: u32, slot: u32, header: bool, now: u64) {
-        let t = to as usize;
-        if self.flits[t] == 0 {
-            self.mark_active(to);
-        }
-        self.flits[t] += 1;
+        self.vc[to as usize].flits += 1;
+        self.set_active(to, true);
         self.flits_in_network += 1;
         if header {
             self.messages[slot as usize].header_ready = now + 1;
@@ -72,7 +69,7 @@ impl Simulation {
     /// The tail left shared-queue slot `vc`: the slot is free for the next blocked header.
     #[cold]
     pub(super) fn leave_shared_queue(&mut self, vc: u32) {
-        self.owner[vc as usize] = NONE;
+        self.vc[vc as usize].owner = NONE;
         let u = self.vc_router(vc);
         let q = vc - self.mq_base - u * self.mq;
         self.mq_free[u as usize] |= 1 << q;
@@ -84,31 +81,31 @@ impl Simulation {
         let cycle = self.cycle;
         let mut held = 0u64;
         for vc in self.mq_base..self.all_vcs {
-            let v = vc as usize;
+            let v = &self.vc[vc as usize];
             let u = self.vc_router(vc);
             let q = vc - self.mq_base - u * self.mq;
             let free = self.mq_free[u as usize] >> q & 1 == 1;
-            assert_eq!(free, self.owner[v] == NONE, "cycle {cycle}: slot {q} of router {u}: free bit and owner disagree");
-            assert!(self.sent[v] + self.flits[v] <= self.len, "cycle {cycle}: slot {q} of router {u} holds more than a packet");
-            if self.flits[v] > 0 || self.sent[v] > 0 {
+            assert_eq!(free, v.owner == NONE, "cycle {cycle}: slot {q} of router {u}: free bit and owner disagree");
+            assert!(v.sent + v.flits <= self.len, "cycle {cycle}: slot {q} of router {u} holds more than a packet");
+            if v.flits > 0 || v.sent > 0 {
                 assert!(!free, "cycle {cycle}: free slot {q} of router {u} holds flits");
             }
-            held += self.flits[v] as u64;
+            held += v.flits as u64;
         }
         // Every message whose header has left its injection VC is outstanding until delivered.
         let live = (self.messages.len() - self.free_messages.len()) as u64;
         let unrouted_injections =
-            (self.net_vcs..self.mq_base).filter(|&vc| self.owner[vc as usize] != NONE && self.out[vc as usize] == NONE).count() as u64;
+            (self.net_vcs..self.mq_base).filter(|&vc| self.vc[vc as usize].owner != NONE && self.vc[vc as usize].out == NONE).count() as u64;
         let outstanding: u64 = self.outstanding.iter().map(|&o| o as u64).sum();
         assert_eq!(outstanding, live - self.messages_queued - unrouted_injections, "cycle {cycle}: outstanding count is stale");
         assert!(self.outstanding.iter().all(|&o| o <= self.outstanding_limit), "cycle {cycle}: injection limit exceeded");
         // Virtual cut-through: from the header's allocation until the tail is sent, nothing else
         // enters the output VC, so it keeps room for the rest of the packet.
         for vc in 0..self.all_vcs as usize {
-            let out = self.out[vc];
+            let out = self.vc[vc].out;
             if out < self.net_vcs {
                 assert!(
-                    self.credits(out as usize) >= self.len - self.sent[vc],
+                    self.credits(out as usize) >= self.len - self.vc[vc].sent,
                     "cycle {cycle}: VC {vc} forwards a packet its next buffer cannot hold"
                 );
             }
@@ -132,7 +129,7 @@ mod tests {
     /// The shared-queue slots of router `u` that hold flits: (message, flits).
     fn queue(sim: &Simulation, u: Node) -> Vec<(u32, u16)> {
         let slots = sim.mq_base + u * sim.mq..sim.mq_base + (u + 1) * sim.mq;
-        slots.filter(|&vc| sim.flits[vc as usize] > 0).map(|vc| (sim.owner[vc as usize], sim.flits[vc as usize])).collect()
+        slots.filter(|&vc| sim.vc[vc as usize].flits > 0).map(|vc| (sim.vc[vc as usize].owner, sim.vc[vc as usize].flits)).collect()
     }
 
     #[test]
@@ -145,26 +142,26 @@ mod tests {
         let b = sim.send(2, 3);
         // Cycle 0: A's header crosses 1→2, B's 2→3.
         sim.step();
-        assert_eq!((sim.owner[2], sim.owner[4]), (a, b));
+        assert_eq!((sim.vc[2].owner, sim.vc[4].owner), (a, b));
         // Cycle 1: 2→3 still belongs to B (its tail crosses now), so A's header moves into
         // node 2's shared queue, and A's tail follows it to node 2.
         sim.step();
         assert_eq!(queue(&sim, 2), [(a, 1)]);
-        assert_eq!((sim.flits[2], sim.flits[4]), (1, 1));
+        assert_eq!((sim.vc[2].flits, sim.vc[4].flits), (1, 1));
         assert_eq!(sim.misroutes, 0);
         // Cycle 2: 2→3 is free, but B's tail still fills half its buffer: no room for the whole
         // of A. The queue is full, so A, its oldest packet, is deflected onto the only output
         // with room, 2→1; its tail moves into the queue behind it. B's tail is delivered.
         sim.step();
         assert_eq!(sim.misroutes, 1);
-        assert_eq!((sim.owner[5], sim.flits[5]), (a, 1));
+        assert_eq!((sim.vc[5].owner, sim.vc[5].flits), (a, 1));
         assert_eq!(queue(&sim, 2), [(a, 1)]);
         let delivered = sim.take_deliveries();
         assert_eq!(delivered.iter().map(|d| (d.src, d.hops, d.delivered)).collect::<Vec<_>>(), [(2, 1, 2)]);
         // Cycle 3: A's header turns back minimally into 1→2, emptied by A's tail a cycle ago;
         // the tail leaves the queue for 2→1 and the slot is free again.
         sim.step();
-        assert_eq!((sim.owner[2], sim.flits[2], sim.flits[5]), (a, 1, 1));
+        assert_eq!((sim.vc[2].owner, sim.vc[2].flits, sim.vc[5].flits), (a, 1, 1));
         assert!(queue(&sim, 2).is_empty());
         assert_eq!(sim.mq_free[2], 1);
         while sim.flits_in_network > 0 {

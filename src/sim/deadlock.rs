@@ -44,7 +44,7 @@ impl Simulation {
         let net_vcs = self.net_vcs as usize;
         let mut feeder = vec![NONE; net_vcs];
         for a in 0..net_vcs {
-            let out = self.out[a];
+            let out = self.vc[a].out;
             // Only network VCs take part: a chaos shared-queue slot takes every flit sent to it.
             if (out as usize) < net_vcs {
                 feeder[out as usize] = a as u32;
@@ -55,9 +55,9 @@ impl Simulation {
         let mut graph = Graph { start: Vec::with_capacity(net_vcs + 1), targets: Vec::new() };
         for a in 0..net_vcs {
             graph.start.push(graph.targets.len());
-            let out = self.out[a];
-            if self.flits[a] == 0 {
-                if self.owner[a] != NONE && feeder[a] != NONE {
+            let out = self.vc[a].out;
+            if self.vc[a].flits == 0 {
+                if self.vc[a].owner != NONE && feeder[a] != NONE {
                     graph.targets.push(feeder[a]);
                 }
             } else if out == NONE {

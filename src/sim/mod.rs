@@ -41,6 +41,7 @@ use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::Serialize;
 pub use deadlock::DeadlockCycle;
+pub use view::VcSnapshot;
 use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use arrivals::Calendar;
@@ -219,6 +220,49 @@ pub struct RunReport {
     pub misroutes: u64,
 }
 
+/// One virtual channel: its buffer and routing state, what a flit's move reads and writes, in
+/// one 16-byte record (four to a cache line), so that a move touches one record per VC rather
+/// than one entry in each of six arrays.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Vc {
+    /// Output VC allocated to the front message (`NONE` until its header is routed,
+    /// [`EJECT_VC`] for the ejection channel).
+    out: u32,
+    /// The message the VC is allocated to, from header allocation until its tail is sent
+    /// across; for an injection VC, the message being injected (`NONE` when free).
+    owner: u32,
+    flits: u16,
+    /// Flits of the front message that have left the VC.
+    sent: u16,
+    /// Ring position of the front flit in the VC's FIFO (`buf` ≤ 256 slots).
+    head: u8,
+    /// 1 while the front flit is a header that found no free VC.
+    blocked: u8,
+    /// Fixed: the VC's local index at its router (its bit in the router's active words).
+    local: u8,
+    /// Fixed: the switch output port that sends into the VC at the router upstream (for a
+    /// network VC its channel's port, for a shared-queue slot its own write port `2n + 1 + q`,
+    /// for the sentinel the ejection port `2n`; injection VCs are never an output).
+    port: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Vc>() == 16);
+
+impl Vc {
+    const FREE: Vc = Vc { out: NONE, owner: NONE, flits: 0, sent: 0, head: 0, blocked: 0, local: 0, port: 0 };
+}
+
+/// Where a VC sits (fixed at construction).
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    /// The word of `active_vcs` that holds the VC's bit: its router `<< active_shift`, plus the
+    /// word of its local index.
+    word: u32,
+    /// A network VC's channel (`NONE` for other VCs).
+    channel: u32,
+}
+
 pub struct Simulation {
     scenario: Scenario,
     torus: Torus,
@@ -249,23 +293,15 @@ pub struct Simulation {
     outstanding_limit: u32,
     outstanding: Vec<u32>,
     misroutes: u64,
-    // Per VC (network VCs, then one injection VC per node).
-    /// The message the VC is allocated to (from header allocation until its tail is sent
-    /// across); for an injection VC, the message being injected.
-    owner: Vec<u32>,
-    flits: Vec<u16>,
-    /// Flits of the front message that have left the VC.
-    sent: Vec<u16>,
-    /// Output VC allocated to the front message (`NONE` until its header is routed).
-    out: Vec<u32>,
-    blocked: Vec<u8>,
-    /// Per network and injection VC: a FIFO of `buf` message slots starting at `fifo_head` (an
-    /// injection VC holds its one message at the front, so every front is found alike).
+    /// Every VC (network VCs `channel · V + v`, one injection VC per node, then the shared-queue
+    /// slots), and a sentinel at index `all_vcs` standing for the outputs that are not VCs
+    /// (none yet, or ejection): no flits, the ejection port.
+    vc: Vec<Vc>,
+    place: Vec<Place>,
+    /// Per network and injection VC: a FIFO of `buf` message slots, one per flit, starting at
+    /// the VC's `head` (an injection VC holds its one message at the front, so every front is
+    /// found alike).
     fifo: Vec<u32>,
-    fifo_head: Vec<u16>,
-    /// Every VC: network, injection and shared-queue slots. The per-VC `flits` and `port_of_vc`
-    /// have one entry more, a sentinel at index `all_vcs` that stands for the outputs which are
-    /// not VCs (none yet, or ejection): no flits, the ejection port.
     all_vcs: u32,
     /// Per channel: VCs allocated; and the number of channels with each count, `0..=V`, which
     /// the statistics add up once per measured cycle (P_v).
@@ -273,8 +309,6 @@ pub struct Simulation {
     channels_at_level: Vec<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
     in_channel: Vec<u32>,
-    /// The router each VC's buffer belongs to (network VCs, then injection VCs).
-    router_of_vc: Vec<Node>,
 
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
@@ -288,8 +322,6 @@ pub struct Simulation {
     // indices `port · V + v`, the injection VC `2n · V`.
     /// Per router: its input VCs by local index.
     input_vcs: Vec<u32>,
-    /// Per VC: its local index at its router.
-    local_index: Vec<u8>,
     /// Input VCs per router (2n · V + 1, at most 97; 2n + 1 + Q, at most 71, under chaos).
     locals: u32,
     /// Switch input port of each local index: the network input ports, injection `2n`, and
@@ -299,18 +331,10 @@ pub struct Simulation {
     /// class by class: 0 for every input except under chaos, whose shared queue comes first,
     /// then its input buffers, injection last ([`routing::chaos`]).
     local_class: Vec<u64>,
-    /// Per network VC: its channel (a table rather than divisions by V in the inner loop).
-    channel_of_vc: Vec<u32>,
-    /// Per VC a header can be sent to: the output port at the router it leaves (for a
-    /// network VC, its channel's port at the upstream router; for a shared-queue slot, the
-    /// slot's own write port `2n + 1 + q`). Injection VCs are never an output (0).
-    port_of_vc: Vec<u8>,
     /// Per router, `1 << active_shift` words (one, or two for more than 64 inputs): bit `i % 64`
     /// of word `i / 64` set while local input VC `i` holds flits.
     active_vcs: Vec<u64>,
     active_shift: u32,
-    /// Per VC: the word of `active_vcs` that holds its bit.
-    active_word: Vec<u32>,
     /// Bit per router: set when an input VC receives flits, cleared by the sweep that finds
     /// none left (an idle router would have nothing to do), so emptying a VC costs one bit.
     active_routers: Vec<u64>,
@@ -318,8 +342,8 @@ pub struct Simulation {
     messages: Vec<Message>,
     free_messages: Vec<u32>,
     next_id: u64,
-    /// The cycle's granted moves: `moves[..move_count]`, in allocation order (room for one per
-    /// VC, since a VC sends at most one flit per cycle).
+    /// The cycle's granted moves: `moves[..move_count]`, in allocation order. Each switch input
+    /// port sends at most one flit a cycle, so there is room for one per input port.
     moves: Vec<Move>,
     move_count: usize,
     /// At the router being allocated: its input VCs whose front flit could move this cycle,
@@ -373,33 +397,41 @@ impl Simulation {
                 in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
             }
         }
-        let router_of_vc: Vec<Node> = (0..net_vcs)
-            .map(|vc| torus.neighbour(torus.channel_source(vc / s.vcs), (vc / s.vcs) % ports))
-            .chain(0..nodes)
-            .chain((0..nodes).flat_map(|u| std::iter::repeat_n(u, s.mq as usize)))
-            .collect();
         let locals = ports * s.vcs + 1 + s.mq;
         assert!(locals <= 128, "a router's inputs must fit two active words");
         let active_shift = (locals > 64) as u32;
+        let mut vc = vec![Vc::FREE; all_vcs + 1];
+        let mut place = vec![Place { word: 0, channel: NONE }; all_vcs];
         let mut input_vcs = Vec::with_capacity((nodes * locals) as usize);
-        let mut local_index = vec![0u8; all_vcs];
+        let mut sit = |v: u32, u: Node, local: u32| {
+            vc[v as usize].local = local as u8;
+            place[v as usize].word = u << active_shift | local / 64;
+        };
         for u in 0..nodes {
             for port in 0..ports {
                 for v in 0..s.vcs {
-                    let vc = in_channel[(u * ports + port) as usize] * s.vcs + v;
-                    local_index[vc as usize] = (port * s.vcs + v) as u8;
-                    input_vcs.push(vc);
+                    let network_vc = in_channel[(u * ports + port) as usize] * s.vcs + v;
+                    sit(network_vc, u, port * s.vcs + v);
+                    input_vcs.push(network_vc);
                 }
             }
-            local_index[(net_vcs + u) as usize] = (ports * s.vcs) as u8;
+            sit(net_vcs + u, u, ports * s.vcs);
             input_vcs.push(net_vcs + u);
             for q in 0..s.mq {
-                let vc = mq_base + u * s.mq + q;
-                local_index[vc as usize] = (ports * s.vcs + 1 + q) as u8;
-                input_vcs.push(vc);
+                let slot_vc = mq_base + u * s.mq + q;
+                sit(slot_vc, u, ports * s.vcs + 1 + q);
+                input_vcs.push(slot_vc);
             }
         }
-        let active_word: Vec<u32> = (0..all_vcs).map(|vc| router_of_vc[vc] << active_shift | local_index[vc] as u32 / 64).collect();
+        for network_vc in 0..net_vcs {
+            let channel = network_vc / s.vcs;
+            place[network_vc as usize].channel = channel;
+            vc[network_vc as usize].port = torus.channel_port(channel) as u8;
+        }
+        for slot_vc in mq_base..all_vcs as u32 {
+            vc[slot_vc as usize].port = (ports + 1 + (slot_vc - mq_base) % s.mq) as u8;
+        }
+        vc[all_vcs].port = ports as u8;
         let injection_local = ports * s.vcs;
         let local_port: Vec<u8> = (0..locals)
             .map(|i| if i < injection_local { i / s.vcs } else { ports + i - injection_local } as u8)
@@ -412,12 +444,6 @@ impl Simulation {
                 (true, std::cmp::Ordering::Equal) => 2 << CLASS_SHIFT,
             })
             .collect();
-        let port_of_vc: Vec<u8> = (0..net_vcs)
-            .map(|vc| (vc / s.vcs % ports) as u8)
-            .chain((0..nodes).map(|_| 0))
-            .chain((0..nodes).flat_map(|_| (0..s.mq).map(|q| (ports + 1 + q) as u8)))
-            .chain([ports as u8])
-            .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
         let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let mut calendar = Calendar::new(nodes);
@@ -426,6 +452,7 @@ impl Simulation {
         }
         let window_end = s.warmup + s.cycles;
         let routing = routing::build(s);
+        let input_ports = (ports + 1 + s.mq) as usize;
         Ok(Simulation {
             scenario: s.clone(),
             atomic_vcs: routing.atomic_vcs(),
@@ -447,38 +474,29 @@ impl Simulation {
             outstanding_limit: if chaos { routing::chaos::outstanding_limit(s.mq, ports) } else { u32::MAX },
             outstanding: vec![0; if chaos { nodes as usize } else { 0 }],
             misroutes: 0,
-            owner: vec![NONE; all_vcs],
-            flits: vec![0; all_vcs + 1],
-            sent: vec![0; all_vcs],
-            out: vec![NONE; all_vcs],
-            blocked: vec![0; all_vcs],
+            vc,
+            place,
             fifo: vec![NONE; (mq_base * s.buf) as usize],
-            fifo_head: vec![0; mq_base as usize],
             all_vcs: all_vcs as u32,
             busy_vcs: vec![0; channels as usize],
             channels_at_level: (0..=s.vcs).map(|v| if v == 0 { channels as u64 } else { 0 }).collect(),
             in_channel,
-            router_of_vc,
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             calendar,
             due: Vec::with_capacity(nodes as usize),
             next_arrival,
             input_vcs,
-            local_index,
             locals,
             local_port,
             local_class,
-            channel_of_vc: (0..net_vcs).map(|vc| vc / s.vcs).collect(),
-            port_of_vc,
             active_vcs: vec![0; (nodes << active_shift) as usize],
             active_shift,
-            active_word,
             active_routers: vec![0; nodes.div_ceil(64) as usize],
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
             messages: Vec::new(),
             free_messages: Vec::new(),
             next_id: 0,
-            moves: vec![Move { from: 0, to: 0, slot: 0 }; all_vcs],
+            moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports],
             move_count: 0,
             contenders: vec![Contender { age: 0, vc: 0, slot: 0, port: 0 }; locals as usize],
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
@@ -516,18 +534,9 @@ impl Simulation {
     pub fn vcs(&self) -> u32 {
         self.vcs
     }
-    /// Flits buffered in each network VC (`channel · V + v`).
-    pub fn vc_flits(&self) -> &[u16] {
-        &self.flits[..self.net_vcs as usize]
-    }
-    /// Message each network VC is allocated to (its slot in the message table), `u32::MAX`
-    /// when free.
-    pub fn vc_owner(&self) -> &[u32] {
-        &self.owner[..self.net_vcs as usize]
-    }
-    /// 1 where the VC's front flit is a header that found no free VC in the last cycle.
-    pub fn vc_blocked(&self) -> &[u8] {
-        &self.blocked[..self.net_vcs as usize]
+    /// Network VCs (`channel · V + v`).
+    pub fn network_vcs(&self) -> u32 {
+        self.net_vcs
     }
     /// Flit-hops moved over network channels so far.
     pub fn flit_hops(&self) -> u64 {
@@ -549,9 +558,9 @@ impl Simulation {
     /// shared-queue slot holds only the message it is allocated to).
     fn front(&self, vc: u32) -> u32 {
         if vc >= self.mq_base {
-            self.owner[vc as usize]
+            self.vc[vc as usize].owner
         } else {
-            self.fifo[(vc * self.buf as u32 + self.fifo_head[vc as usize] as u32) as usize]
+            self.fifo[(vc * self.buf as u32 + self.vc[vc as usize].head as u32) as usize]
         }
     }
 
@@ -560,7 +569,7 @@ impl Simulation {
     /// the same count, usable from the next cycle.
     #[inline]
     fn credits(&self, vc: usize) -> u16 {
-        self.buf - self.flits[vc]
+        self.buf - self.vc[vc].flits
     }
 
     /// Messages generated in the measurement window are labelled (seed 004's method), unicast
@@ -571,36 +580,35 @@ impl Simulation {
 
     /// The router a VC's buffer belongs to.
     fn vc_router(&self, vc: u32) -> Node {
-        self.router_of_vc[vc as usize]
+        self.place[vc as usize].word >> self.active_shift
     }
 
     /// Advances one cycle.
     pub fn step(&mut self) {
-        let routing = self.routing;
-        with_algorithm!(routing, r => self.step_with(&r));
+        // The allocator and the moves are compiled for each algorithm and for what the scenario
+        // switches on (chaos's shared queue, scouting), so that the plain wormhole router
+        // carries no branch for either.
+        match self.routing {
+            Algorithm::Chaos(r) => self.step_with::<_, true, false>(&r),
+            routing if self.scout > 0 => with_algorithm!(routing, r => self.step_with::<_, false, true>(&r)),
+            routing => with_algorithm!(routing, r => self.step_with::<_, false, false>(&r)),
+        }
     }
 
-    /// One cycle under routing algorithm `r` (the scenario's, unwrapped).
-    fn step_with<R: Routing>(&mut self, r: &R) {
+    /// One cycle under routing algorithm `r` (the scenario's, unwrapped), with chaos's shared
+    /// queue and virtual cut-through (`CHAOS`) or scouting switching (`SCOUT`).
+    fn step_with<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
         self.stats.begin_cycle(self.cycle);
         if self.generating {
             self.generate(r);
         }
-        if self.scout > 0 {
+        if SCOUT {
             self.deliver_acks();
         }
         self.move_count = 0;
-        // Chaos's shared queue and cut-through run in their own instance of the allocation and
-        // movement code, so that the other algorithms pay nothing for them.
-        if self.mq > 0 {
-            self.allocate_routers::<R, true>(r);
-            self.count_busy_vcs();
-            self.apply_moves::<R, true>(r);
-        } else {
-            self.allocate_routers::<R, false>(r);
-            self.count_busy_vcs();
-            self.apply_moves::<R, false>(r);
-        }
+        self.allocate_routers::<R, CHAOS, SCOUT>(r);
+        self.count_busy_vcs();
+        self.apply_moves::<R, CHAOS, SCOUT>(r);
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
             self.deadlock = true;
         }
@@ -611,7 +619,8 @@ impl Simulation {
     }
 
     /// Allocation at every router with an active input VC.
-    fn allocate_routers<R: Routing, const CHAOS: bool>(&mut self, r: &R) {
+    fn allocate_routers<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
+        let mut candidates = Candidates::default();
         for w in 0..self.active_routers.len() {
             // Routers that become active during the sweep (a backtracked header) have nothing
             // to do before the next cycle.
@@ -624,7 +633,7 @@ impl Simulation {
                     self.active_routers[w] &= !(1 << bit);
                     continue;
                 }
-                self.allocate::<R, CHAOS>(r, u);
+                self.allocate::<R, CHAOS, SCOUT>(r, u, &mut candidates);
             }
         }
     }
@@ -661,7 +670,7 @@ impl Simulation {
     }
 
     /// Generates one message from `src` to `dest` now, as if it had just arrived. Returns its
-    /// slot in the message table (the id [`Simulation::vc_owner`] shows).
+    /// slot in the message table (the id [`VcSnapshot::owner`] shows).
     pub fn send(&mut self, src: Node, dest: Node) -> u32 {
         assert!(src < self.torus.nodes() && dest < self.torus.nodes(), "send: node out of range");
         let routing = self.routing;
@@ -727,7 +736,7 @@ impl Simulation {
         }
         self.source_queue[src as usize].push_back(slot);
         self.messages_queued += 1;
-        if self.owner[self.injection_vc(src) as usize] == NONE {
+        if self.vc[self.injection_vc(src) as usize].owner == NONE {
             self.start_injection(src, now);
         }
         slot
@@ -786,35 +795,24 @@ impl Simulation {
     fn start_injection(&mut self, node: Node, ready: u64) {
         if let Some(slot) = self.source_queue[node as usize].pop_front() {
             self.messages_queued -= 1;
-            let vc = self.injection_vc(node) as usize;
-            self.owner[vc] = slot;
-            self.fifo[vc * self.buf as usize] = slot;
-            self.flits[vc] = self.len;
-            self.sent[vc] = 0;
-            self.out[vc] = NONE;
+            let vc = self.injection_vc(node);
+            self.fifo[(vc * self.buf as u32) as usize] = slot;
+            let v = &mut self.vc[vc as usize];
+            v.owner = slot;
+            v.flits = self.len;
+            v.sent = 0;
+            v.out = NONE;
             self.messages[slot as usize].header_ready = ready;
-            self.mark_active(vc as u32);
+            self.set_active(vc, true);
         }
-    }
-
-    /// A VC's buffer received its first flit: its router has work.
-    #[inline]
-    fn mark_active(&mut self, vc: u32) {
-        self.set_active(vc, true);
-    }
-
-    /// A VC's buffer became empty.
-    #[inline]
-    fn mark_idle(&mut self, vc: u32) {
-        self.set_active(vc, false);
     }
 
     /// Sets whether a VC's buffer holds flits, and so whether its router has work. Computed
     /// rather than branched on: whether a buffer just emptied is as random as the traffic.
-    #[inline]
+    #[inline(always)]
     fn set_active(&mut self, vc: u32, holds_flits: bool) {
-        let w = self.active_word[vc as usize] as usize;
-        let bit = 1u64 << (self.local_index[vc as usize] % 64);
+        let w = self.place[vc as usize].word as usize;
+        let bit = 1u64 << (self.vc[vc as usize].local % 64);
         self.active_vcs[w] = (self.active_vcs[w] & !bit) | (bit * holds_flits as u64);
         let u = w >> self.active_shift;
         self.active_routers[u / 64] |= (holds_flits as u64) << (u % 64);
@@ -847,25 +845,25 @@ impl Simulation {
     /// the same as allocating every VC first. Chaos orders the two steps differently (its
     /// classes order VC allocation only), and a scouting backtrack can change a message that
     /// is also at another input of the router, so those two take two passes.
-    fn allocate<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node) {
-        let n = self.collect_contenders::<CHAOS>(u);
-        let mut candidates = Candidates::default();
+    #[inline(always)]
+    fn allocate<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R, u: Node, candidates: &mut Candidates) {
+        let n = self.collect_contenders::<CHAOS, SCOUT>(u);
         let mut deflection_tried = false;
         let mut ports_used = PortsUsed::default();
-        if !CHAOS && self.scout == 0 {
+        if !CHAOS && !SCOUT {
             for w in 0..n {
                 let c = self.contenders[w];
-                if self.out[c.vc as usize] == NONE {
-                    self.allocate_vc::<R, CHAOS>(r, u, c, &mut candidates, &mut deflection_tried);
+                if self.vc[c.vc as usize].out == NONE {
+                    self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
                 }
-                self.request_switch::<CHAOS>(c, &mut ports_used);
+                self.request_switch::<CHAOS, SCOUT>(c, &mut ports_used);
             }
             return;
         }
         for w in 0..n {
             let c = self.contenders[w];
-            if self.out[c.vc as usize] == NONE {
-                self.allocate_vc::<R, CHAOS>(r, u, c, &mut candidates, &mut deflection_tried);
+            if self.vc[c.vc as usize].out == NONE {
+                self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
             }
         }
         if CHAOS {
@@ -877,18 +875,18 @@ impl Simulation {
             contenders.sort_unstable_by_key(|c| (c.age, c.vc));
         }
         for w in 0..n {
-            self.request_switch::<CHAOS>(self.contenders[w], &mut ports_used);
+            self.request_switch::<CHAOS, SCOUT>(self.contenders[w], &mut ports_used);
         }
     }
 
     /// Fills `contenders` with the input VCs of router `u` whose front flit could move this
     /// cycle, oldest first; returns how many.
-    #[inline]
-    fn collect_contenders<const CHAOS: bool>(&mut self, u: Node) -> usize {
+    #[inline(always)]
+    fn collect_contenders<const CHAOS: bool, const SCOUT: bool>(&mut self, u: Node) -> usize {
         let (cycle, buf, net_vcs, mq_base, sentinel) = (self.cycle, self.buf, self.net_vcs, self.mq_base, self.all_vcs);
         let base = (u * self.locals) as usize;
         let input_vcs = &self.input_vcs[base..base + self.locals as usize];
-        let (out_of, flits, fifo, fifo_head) = (&self.out[..], &self.flits[..], &self.fifo[..], &self.fifo_head[..]);
+        let (state, fifo) = (&self.vc[..], &self.fifo[..]);
         let contenders = &mut self.contenders[..];
         let mut n = 0;
         let first_word = (u << self.active_shift) as usize;
@@ -898,29 +896,28 @@ impl Simulation {
                 let local = word * 64 + active.trailing_zeros() as usize;
                 active &= active - 1;
                 let vc = input_vcs[local];
-                let out = out_of[vc as usize];
+                let v = &state[vc as usize];
+                let out = v.out;
                 // A routed front flit with no credit downstream cannot move, and a VC's credits
-                // change only when the cycle's moves are applied. (Outputs that are not VCs read the
-                // sentinel, which has room; whether there is a route is as random as the traffic,
-                // so it is not branched on.)
+                // change only when the cycle's moves are applied. (Outputs that are not VCs read
+                // the sentinel, which has room; whether there is a route is as random as the
+                // traffic, so it is not branched on.)
                 let no_credit = if CHAOS {
-                    out != NONE && is_credited::<CHAOS>(out, net_vcs) && flits[out as usize] == buf
+                    out != NONE && is_credited::<CHAOS>(out, net_vcs) && state[out as usize].flits == buf
                 } else {
-                    flits[out.min(sentinel) as usize] == buf
+                    state[out.min(sentinel) as usize].flits == buf
                 };
                 if no_credit {
                     continue;
                 }
-                let slot = if CHAOS && vc >= mq_base {
-                    self.owner[vc as usize]
-                } else {
-                    fifo[(vc * buf as u32 + fifo_head[vc as usize] as u32) as usize]
-                };
+                let slot = if CHAOS && vc >= mq_base { v.owner } else { fifo[(vc * buf as u32 + v.head as u32) as usize] };
                 let m = &self.messages[slot as usize];
-                // A header that backtracked into this router this cycle moves again next cycle.
-                if (out == NONE) & (m.header_ready > cycle) {
+                // A header that backtracked into this router this cycle moves again next cycle;
+                // without scouting every header is ready by the time its router is swept.
+                if SCOUT && (out == NONE) & (m.header_ready > cycle) {
                     continue;
                 }
+                debug_assert!(out != NONE || m.header_ready <= cycle);
                 let age = if CHAOS && out == NONE { m.id | self.local_class[local] } else { m.id };
                 let c = Contender { age, vc, slot, port: self.local_port[local] };
                 let mut j = n;
@@ -938,20 +935,27 @@ impl Simulation {
     /// VC allocation for contender `c`, a header without an output at router `u`. Under chaos
     /// a header no output can take falls back on the router's shared queue
     /// ([`Simulation::shared_queue_fallback`]).
-    #[inline]
-    fn allocate_vc<R: Routing, const CHAOS: bool>(&mut self, r: &R, u: Node, c: Contender, candidates: &mut Candidates, deflection_tried: &mut bool) {
+    #[inline(always)]
+    fn allocate_vc<R: Routing, const CHAOS: bool, const SCOUT: bool>(
+        &mut self,
+        r: &R,
+        u: Node,
+        c: Contender,
+        candidates: &mut Candidates,
+        deflection_tried: &mut bool,
+    ) {
         let Contender { vc, slot, .. } = c;
         let s = slot as usize;
         if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
-            self.blocked[vc as usize] = 1;
+            self.vc[vc as usize].blocked = 1;
             return;
         }
         candidates.clear();
         r.candidates(&self.torus, u, &mut self.messages[s].plan, candidates);
-        let avoid = if self.scout > 0 { self.probes[s].avoid_port } else { NO_PORT };
+        let avoid = if SCOUT { self.probes[s].avoid_port } else { NO_PORT };
         match self.select::<CHAOS>(u, candidates.as_slice(), avoid) {
             Some(chosen) => {
-                if self.scout > 0 {
+                if SCOUT {
                     self.probes[s].avoid_port = NO_PORT;
                 }
                 let m = &self.messages[s];
@@ -960,11 +964,11 @@ impl Simulation {
             }
             None if CHAOS => match self.shared_queue_fallback(u, vc, deflection_tried) {
                 Some(chosen) => self.grant::<CHAOS>(u, vc, slot, chosen),
-                None => self.blocked[vc as usize] = 1,
+                None => self.vc[vc as usize].blocked = 1,
             },
             None => {
-                if !(self.scout > 0 && self.backtrack(vc, slot)) {
-                    self.blocked[vc as usize] = 1;
+                if !(SCOUT && self.backtrack(vc, slot)) {
+                    self.vc[vc as usize].blocked = 1;
                 }
             }
         }
@@ -972,15 +976,15 @@ impl Simulation {
 
     /// The header of message `slot` at the front of input VC `vc` of router `u` takes output
     /// `chosen` (a network VC, the ejection channel or a shared-queue slot).
-    #[inline]
+    #[inline(always)]
     fn grant<const CHAOS: bool>(&mut self, u: Node, vc: u32, slot: u32, chosen: u32) {
-        let i = vc as usize;
-        self.out[i] = chosen;
-        self.blocked[i] = 0;
+        let v = &mut self.vc[vc as usize];
+        v.out = chosen;
+        v.blocked = 0;
         if chosen != EJECT_VC {
-            self.owner[chosen as usize] = slot;
+            self.vc[chosen as usize].owner = slot;
             if !CHAOS || chosen < self.net_vcs {
-                self.change_busy(self.channel_of_vc[chosen as usize], 1);
+                self.change_busy(self.place[chosen as usize].channel, 1);
             }
         }
         if CHAOS && self.is_injection(vc) {
@@ -992,7 +996,7 @@ impl Simulation {
     /// with the fewest flits queued downstream (ties to the earlier candidate); on that port the
     /// lowest-numbered free VC of the candidate's set. A header that has just backtracked off
     /// `avoid` takes that port again only if no other candidate has a free VC.
-    #[inline]
+    #[inline(always)]
     fn select<const CHAOS: bool>(&self, u: Node, candidates: &[Candidate], avoid: Port) -> Option<u32> {
         if avoid != NO_PORT {
             if let Some(vc) = self.select_among::<CHAOS>(u, candidates, avoid) {
@@ -1002,7 +1006,7 @@ impl Simulation {
         self.select_among::<CHAOS>(u, candidates, NO_PORT)
     }
 
-    #[inline]
+    #[inline(always)]
     fn select_among<const CHAOS: bool>(&self, u: Node, candidates: &[Candidate], skip: Port) -> Option<u32> {
         // Oblivious routing's one candidate (and every last hop) needs no comparison.
         if let [c] = candidates {
@@ -1049,20 +1053,20 @@ impl Simulation {
     /// Flits in the downstream buffers of a channel's VCs (its spent credits), for selection.
     fn queued(&self, channel: u32) -> u32 {
         let base = (channel * self.vcs) as usize;
-        self.flits[base..base + self.vcs as usize].iter().map(|&f| f as u32).sum()
+        self.vc[base..base + self.vcs as usize].iter().map(|v| v.flits as u32).sum()
     }
 
     /// The lowest-numbered VC of `channel` in the set `vcs` that a header may take now.
-    #[inline]
+    #[inline(always)]
     fn free_vc<const CHAOS: bool>(&self, channel: u32, vcs: u32) -> Option<u32> {
         let base = channel * self.vcs;
         let mut mask = vcs & self.all_vcs_mask;
         while mask != 0 {
             let v = mask.trailing_zeros();
-            let i = (base + v) as usize;
-            if self.owner[i] == NONE
-                && (self.atomic_vcs >> v & 1 == 0 || self.flits[i] == 0)
-                && (!CHAOS || self.credits(i) >= self.cut_through)
+            let candidate = &self.vc[(base + v) as usize];
+            if candidate.owner == NONE
+                && (self.atomic_vcs >> v & 1 == 0 || candidate.flits == 0)
+                && (!CHAOS || self.buf - candidate.flits >= self.cut_through)
             {
                 return Some(base + v);
             }
@@ -1077,15 +1081,15 @@ impl Simulation {
     /// Without chaos the decision is computed, not branched on: which contender wins is as
     /// random as the traffic, so a branch per contender would be mispredicted about as often
     /// as not. Outputs that are not VCs (none, ejection) read the sentinel entry.
-    #[inline]
-    fn request_switch<const CHAOS: bool>(&mut self, c: Contender, used: &mut PortsUsed) {
+    #[inline(always)]
+    fn request_switch<const CHAOS: bool, const SCOUT: bool>(&mut self, c: Contender, used: &mut PortsUsed) {
         let Contender { vc, slot, port: in_port, .. } = c;
-        let out = self.out[vc as usize];
+        let out = self.vc[vc as usize].out;
         let granted = if CHAOS {
-            if out == NONE || (is_credited::<CHAOS>(out, self.net_vcs) && self.flits[out as usize] == self.buf) {
+            if out == NONE || (is_credited::<CHAOS>(out, self.net_vcs) && self.vc[out as usize].flits == self.buf) {
                 return;
             }
-            let out_port = if out == EJECT_VC { self.ports as u8 } else { self.port_of_vc[out as usize] };
+            let out_port = if out == EJECT_VC { self.ports as u8 } else { self.vc[out as usize].port };
             let (in_bit, out_bit) = (self.port_bit(in_port), self.port_bit(out_port));
             if used.inputs & in_bit != 0 || used.outputs & out_bit != 0 {
                 return;
@@ -1094,10 +1098,10 @@ impl Simulation {
             used.outputs |= out_bit;
             true
         } else {
-            let o = out.min(self.all_vcs) as usize;
-            let (in_bit, out_bit) = (1u32 << in_port, 1u32 << self.port_of_vc[o]);
-            let mut granted = (out != NONE) & (self.flits[o] < self.buf) & (used.inputs & in_bit == 0) & (used.outputs & out_bit == 0);
-            if self.scout > 0 && self.sent[vc as usize] == 1 {
+            let o = &self.vc[out.min(self.all_vcs) as usize];
+            let (in_bit, out_bit) = (1u32 << in_port, 1u32 << o.port);
+            let mut granted = (out != NONE) & (o.flits < self.buf) & (used.inputs & in_bit == 0) & (used.outputs & out_bit == 0);
+            if SCOUT && self.vc[vc as usize].sent == 1 {
                 granted &= self.data_may_advance(slot);
             }
             let mask = (granted as u32).wrapping_neg();
@@ -1120,23 +1124,23 @@ impl Simulation {
     }
 
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
-    fn apply_moves<R: Routing, const CHAOS: bool>(&mut self, r: &R) {
+    fn apply_moves<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
         let now = self.cycle;
         if self.move_count > 0 {
             self.last_move = now;
         }
         for i in 0..self.move_count {
             let Move { from, to, slot } = self.moves[i];
-            let header = self.sent[from as usize] == 0;
-            let tail = self.sent[from as usize] + 1 == self.len;
-            let first_data_flit = self.sent[from as usize] == 1;
+            let sent = self.vc[from as usize].sent;
+            let header = sent == 0;
+            let tail = sent + 1 == self.len;
             self.depart::<CHAOS>(from, tail, now);
             if header && from >= self.net_vcs && (!CHAOS || from < self.mq_base) {
                 self.messages[slot as usize].injected = now;
             }
-            if self.scout > 0 {
+            if SCOUT {
                 self.scouting_progress(slot, header, to, now);
-                if first_data_flit && to != EJECT_VC {
+                if sent == 1 && to != EJECT_VC {
                     self.data_crossed(slot);
                 }
             }
@@ -1154,52 +1158,58 @@ impl Simulation {
             }
             let t = to as usize;
             let buf = self.buf as u32;
-            let mut at = self.fifo_head[t] as u32 + self.flits[t] as u32;
+            let v = &mut self.vc[t];
+            let mut at = v.head as u32 + v.flits as u32;
             if at >= buf {
                 at -= buf;
             }
-            let at = to * buf + at;
-            self.fifo[at as usize] = slot;
-            self.flits[t] += 1;
+            v.flits += 1;
+            if tail {
+                v.owner = NONE;
+            }
+            self.fifo[(to * buf + at) as usize] = slot;
             self.set_active(to, true);
-            let channel = self.channel_of_vc[t] as usize;
+            let channel = self.place[t].channel;
             self.flits_in_network += 1;
             self.flit_hops += 1;
-            self.stats.channel_flit(channel);
+            self.stats.channel_flit(channel as usize);
             if header {
                 let m = &mut self.messages[slot as usize];
                 m.hops += 1;
                 m.header_ready = now + 1;
             }
             if tail {
-                self.owner[t] = NONE;
-                self.change_busy(channel as u32, -1);
+                self.change_busy(channel, -1);
             }
         }
     }
 
     /// The front flit leaves `vc`: its credit goes back upstream (usable next cycle), and when
     /// it is the tail the VC's routing state is cleared for the next message.
+    #[inline(always)]
     fn depart<const CHAOS: bool>(&mut self, vc: u32, tail: bool, now: u64) {
-        let v = vc as usize;
-        let flits = self.flits[v] - 1;
-        self.flits[v] = flits;
-        self.set_active(vc, flits != 0);
-        self.sent[v] += 1;
         let network = vc < self.net_vcs;
+        let buf = self.buf;
+        let v = &mut self.vc[vc as usize];
+        v.flits -= 1;
+        let holds_flits = v.flits != 0;
+        v.sent += 1;
         if !CHAOS || vc < self.mq_base {
             // The ring moves on; an injection VC keeps its one message at the front.
-            let head = self.fifo_head[v] + 1;
-            self.fifo_head[v] = head & ((head != self.buf && network) as u16).wrapping_neg();
+            let head = v.head as u16 + 1;
+            v.head = (head & ((head != buf && network) as u16).wrapping_neg()) as u8;
         }
+        if tail {
+            v.sent = 0;
+            v.out = NONE;
+        }
+        self.set_active(vc, holds_flits);
         self.flits_in_network -= (network || (CHAOS && vc >= self.mq_base)) as u64;
         if tail {
-            self.sent[v] = 0;
-            self.out[v] = NONE;
             if CHAOS && vc >= self.mq_base {
                 self.leave_shared_queue(vc);
             } else if !network {
-                self.owner[v] = NONE;
+                self.vc[vc as usize].owner = NONE;
                 self.start_injection(self.vc_router(vc), now + 1);
             }
         }
@@ -1242,7 +1252,7 @@ impl Simulation {
     /// A channel's count of allocated VCs changes: from this cycle's count on when a header takes
     /// a VC (or a scouting header gives one back) during allocation, from the next cycle's when
     /// a tail leaves as the moves are applied.
-    #[inline]
+    #[inline(always)]
     fn change_busy(&mut self, channel: u32, delta: i8) {
         let c = channel as usize;
         let level = self.busy_vcs[c];
@@ -1264,14 +1274,15 @@ impl Simulation {
     fn check_invariants(&self) {
         let mut buffered = 0u64;
         for vc in 0..self.net_vcs as usize {
-            let f = self.flits[vc];
+            let v = &self.vc[vc];
+            let f = v.flits;
             assert!(f <= self.buf, "cycle {}: VC {vc} holds {f} flits in a buffer of {}", self.cycle, self.buf);
             // Routing state belongs to the front message: set once its header has been routed,
             // kept while the rest of it passes (the VC may be empty in between).
-            if self.sent[vc] > 0 {
-                assert_ne!(self.out[vc], NONE, "cycle {}: VC {vc} forwards a message without a route", self.cycle);
+            if v.sent > 0 {
+                assert_ne!(v.out, NONE, "cycle {}: VC {vc} forwards a message without a route", self.cycle);
             } else if f == 0 {
-                assert_eq!(self.out[vc], NONE, "cycle {}: empty VC {vc} keeps a route", self.cycle);
+                assert_eq!(v.out, NONE, "cycle {}: empty VC {vc} keeps a route", self.cycle);
             }
             self.check_fifo(vc as u32);
 
@@ -1281,16 +1292,18 @@ impl Simulation {
             buffered += self.check_shared_queues();
         }
         assert_eq!(buffered, self.flits_in_network);
+        let sentinel = &self.vc[self.all_vcs as usize];
+        assert_eq!((sentinel.flits, sentinel.port as u32), (0, self.ports), "cycle {}: the sentinel VC changed", self.cycle);
         for vc in 0..self.all_vcs {
             let u = self.vc_router(vc) as usize;
-            let local = self.local_index[vc as usize] as usize;
+            let local = self.vc[vc as usize].local as usize;
             let active = self.router_active_words(u as Node)[local / 64] >> (local % 64) & 1 == 1;
-            assert_eq!(active, self.flits[vc as usize] > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
+            assert_eq!(active, self.vc[vc as usize].flits > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
             if active {
                 assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1, 1, "cycle {}: router {u} has work but no active bit", self.cycle);
             }
         }
-        let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.flits[vc] as u64).sum();
+        let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.vc[vc].flits as u64).sum();
         let queued = self.messages_queued * self.len as u64;
         assert_eq!(
             self.flits_generated,
@@ -1305,8 +1318,9 @@ impl Simulation {
     /// may belong to the message the VC is allocated to.
     fn check_fifo(&self, vc: u32) {
         let buf = self.buf as u32;
-        let (head, count) = (self.fifo_head[vc as usize] as u32, self.flits[vc as usize] as u32);
-        let mut run_left = (self.len - self.sent[vc as usize]) as u32;
+        let v = &self.vc[vc as usize];
+        let (head, count) = (v.head as u32, v.flits as u32);
+        let mut run_left = (self.len - v.sent) as u32;
         let mut run = NONE;
         for i in 0..count {
             let slot = self.fifo[(vc * buf + (head + i) % buf) as usize];
@@ -1320,7 +1334,7 @@ impl Simulation {
             run_left -= 1;
         }
         if run_left > 0 && run != NONE {
-            assert_eq!(self.owner[vc as usize], run, "cycle {}: VC {vc}'s unfinished message does not own it", self.cycle);
+            assert_eq!(v.owner, run, "cycle {}: VC {vc}'s unfinished message does not own it", self.cycle);
         }
     }
 

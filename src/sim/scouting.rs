@@ -94,7 +94,7 @@ impl Simulation {
     pub(super) fn backtrack(&mut self, vc: u32, slot: u32) -> bool {
         let m = self.messages[slot as usize];
         let p = self.probes[slot as usize];
-        if vc >= self.net_vcs || p.backtracks >= self.scout || p.data_hops >= m.hops || self.flits[vc as usize] != 1 {
+        if vc >= self.net_vcs || p.backtracks >= self.scout || p.data_hops >= m.hops || self.vc[vc as usize].flits != 1 {
             return false;
         }
         let channel = vc / self.vcs;
@@ -108,28 +108,25 @@ impl Simulation {
             return false;
         }
         // Leave `vc`: the slot goes back upstream and the VC is free for others.
-        let v = vc as usize;
-        self.flits[v] = 0;
-        self.fifo_head[v] = ((self.fifo_head[v] as u32 + 1) % self.buf as u32) as u16;
-        self.owner[v] = NONE;
+        let buf = self.buf as u32;
+        let v = &mut self.vc[vc as usize];
+        v.flits = 0;
+        v.head = ((v.head as u32 + 1) % buf) as u8;
+        v.owner = NONE;
         self.flits_in_network -= 1;
-        self.mark_idle(vc);
+        self.set_active(vc, false);
         self.change_busy(channel, -1);
         // Re-enter `previous` at the front, to be routed again.
-        if self.flits[p] == 0 {
-            self.mark_active(previous);
-        }
-        if injecting {
-            self.flits[p] += 1;
-        } else {
-            let buf = self.buf as u32;
-            self.fifo_head[p] = ((self.fifo_head[p] as u32 + buf - 1) % buf) as u16;
-            self.fifo[(previous * buf + self.fifo_head[p] as u32) as usize] = slot;
-            self.flits[p] += 1;
+        let back = &mut self.vc[p];
+        if !injecting {
+            back.head = ((back.head as u32 + buf - 1) % buf) as u8;
+            self.fifo[(previous * buf + back.head as u32) as usize] = slot;
             self.flits_in_network += 1;
         }
-        self.sent[p] = 0;
-        self.out[p] = NONE;
+        back.flits += 1;
+        back.sent = 0;
+        back.out = NONE;
+        self.set_active(previous, true);
         let m = &mut self.messages[slot as usize];
         m.hops -= 1;
         m.header_ready = self.cycle + 1;
@@ -147,16 +144,16 @@ impl Simulation {
     fn previous_vc(&self, router: u32, vc: u32, slot: u32) -> Option<u32> {
         (0..=self.ports)
             .flat_map(|port| self.input_port_vcs(router, port))
-            .find(|&p| self.out[p as usize] == vc && self.owner_of_route(p) == slot)
+            .find(|&p| self.vc[p as usize].out == vc && self.owner_of_route(p) == slot)
     }
 
     /// The message whose route a VC holds: its front message while flits remain, else the
     /// message it is allocated to (whose remaining flits are still upstream).
     fn owner_of_route(&self, vc: u32) -> u32 {
-        if self.flits[vc as usize] > 0 {
+        if self.vc[vc as usize].flits > 0 {
             self.front(vc)
         } else {
-            self.owner[vc as usize]
+            self.vc[vc as usize].owner
         }
     }
 }

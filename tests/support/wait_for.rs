@@ -10,7 +10,8 @@ use torus_explorer::sim::Simulation;
 pub fn assert_each_waits_for_the_next(sim: &Simulation, vcs: &[u32]) {
     assert!(!vcs.is_empty(), "no cycle reported");
     let t = sim.torus();
-    let (flits, owner, blocked) = (sim.vc_flits(), sim.vc_owner(), sim.vc_blocked());
+    let snapshot = sim.vc_snapshot();
+    let (flits, owner, blocked) = (&snapshot.flits, &snapshot.owner, &snapshot.blocked);
     let buf = sim.scenario().buf as u16;
     for (i, &a) in vcs.iter().enumerate() {
         let b = vcs[(i + 1) % vcs.len()];
