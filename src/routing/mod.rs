@@ -192,14 +192,13 @@ pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 
     let mut minus = 0u8;
     for d in 0..t.n as usize {
         let o = if b[d] >= a[d] { (b[d] - a[d]) as u32 } else { (b[d] as u32 + t.k) - a[d] as u32 };
-        let go_minus = match (2 * o).cmp(&t.k) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Less => false,
-            std::cmp::Ordering::Equal => rng.below(2) == 1,
-        };
-        if go_minus {
-            minus |= 1 << d;
+        // Which way is shorter is as random as the destination, so it is computed, not
+        // branched on; only a tie, rarer, branches to draw.
+        let mut go_minus = 2 * o > t.k;
+        if 2 * o == t.k {
+            go_minus = rng.below(2) == 1;
         }
+        minus |= (go_minus as u8) << d;
     }
     minus
 }
@@ -372,17 +371,16 @@ pub fn dimension_order_hop(t: &Torus, at: Node, plan: &RoutePlan) -> Option<(Por
     if differ == 0 {
         return None;
     }
-    let d = if plan.order() == DimensionOrder::ASCENDING {
+    let order = plan.order();
+    let d = if order == DimensionOrder::ASCENDING {
         differ.trailing_zeros() / 8
     } else {
-        plan.order().dims(t.n).find(|&d| here[d as usize] != there[d as usize])?
+        order.dims(t.n).find(|&d| here[d as usize] != there[d as usize])?
     };
     let (x, start) = (here[d as usize], plan.start[d as usize]);
-    let wrapped = match plan.direction(d) {
-        Direction::Plus => x < start,
-        Direction::Minus => x > start,
-    };
-    Some((plan.direction(d).port(d), wrapped))
+    let minus = plan.minus >> d & 1 == 1;
+    let wrapped = if minus { x > start } else { x < start };
+    Some((2 * d + minus as u32, wrapped))
 }
 
 /// Every routing algorithm, as one value: the simulator matches on it once per cycle

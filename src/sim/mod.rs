@@ -115,6 +115,8 @@ struct Contender {
     vc: u32,
     /// The front message.
     slot: u32,
+    /// The VC's output (`NONE` until its header is allocated one).
+    out: u32,
     /// The switch input port the VC sits at.
     port: u8,
 }
@@ -241,9 +243,11 @@ struct Vc {
     blocked: u8,
     /// Fixed: the VC's local index at its router (its bit in the router's active words).
     local: u8,
-    /// Fixed: the switch output port that sends into the VC at the router upstream (for a
-    /// network VC its channel's port, for a shared-queue slot its own write port `2n + 1 + q`,
-    /// for the sentinel the ejection port `2n`; injection VCs are never an output).
+    /// Fixed: the VC's switch port. A network VC's channel leaves the router upstream through
+    /// port `p` and enters its own router through input port `p`; a shared-queue slot is read
+    /// and written through its own port `2n + 1 + q`; so one number serves as the VC's output
+    /// port upstream and its input port at its router. The injection VC's is the injection
+    /// input `2n` (it is never an output), the sentinel's the ejection port `2n`.
     port: u8,
 }
 
@@ -324,9 +328,6 @@ pub struct Simulation {
     input_vcs: Vec<u32>,
     /// Input VCs per router (2n · V + 1, at most 97; 2n + 1 + Q, at most 71, under chaos).
     locals: u32,
-    /// Switch input port of each local index: the network input ports, injection `2n`, and
-    /// each shared-queue slot its own port `2n + 1 + q`.
-    local_port: Vec<u8>,
     /// Allocation class of each local index, added to message ages so that headers are served
     /// class by class: 0 for every input except under chaos, whose shared queue comes first,
     /// then its input buffers, injection last ([`routing::chaos`]).
@@ -431,11 +432,11 @@ impl Simulation {
         for slot_vc in mq_base..all_vcs as u32 {
             vc[slot_vc as usize].port = (ports + 1 + (slot_vc - mq_base) % s.mq) as u8;
         }
+        for injection_vc in net_vcs..mq_base {
+            vc[injection_vc as usize].port = ports as u8;
+        }
         vc[all_vcs].port = ports as u8;
         let injection_local = ports * s.vcs;
-        let local_port: Vec<u8> = (0..locals)
-            .map(|i| if i < injection_local { i / s.vcs } else { ports + i - injection_local } as u8)
-            .collect();
         let chaos = s.routing == RoutingKind::Chaos;
         let local_class: Vec<u64> = (0..locals)
             .map(|i| match (chaos, i.cmp(&injection_local)) {
@@ -487,7 +488,6 @@ impl Simulation {
             next_arrival,
             input_vcs,
             locals,
-            local_port,
             local_class,
             active_vcs: vec![0; (nodes << active_shift) as usize],
             active_shift,
@@ -498,7 +498,7 @@ impl Simulation {
             next_id: 0,
             moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports],
             move_count: 0,
-            contenders: vec![Contender { age: 0, vc: 0, slot: 0, port: 0 }; locals as usize],
+            contenders: vec![Contender { age: 0, vc: 0, slot: 0, out: NONE, port: 0 }; locals as usize],
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
             broadcasts: Vec::new(),
             free_broadcasts: Vec::new(),
@@ -734,10 +734,14 @@ impl Simulation {
         if labelled {
             self.labelled_outstanding += 1;
         }
-        self.source_queue[src as usize].push_back(slot);
-        self.messages_queued += 1;
-        if self.vc[self.injection_vc(src) as usize].owner == NONE {
-            self.start_injection(src, now);
+        let injection = self.injection_vc(src);
+        if self.vc[injection as usize].owner == NONE {
+            // A free injection VC has an empty queue: the tail that freed it took the next.
+            debug_assert!(self.source_queue[src as usize].is_empty());
+            self.inject(injection, slot, now);
+        } else {
+            self.source_queue[src as usize].push_back(slot);
+            self.messages_queued += 1;
         }
         slot
     }
@@ -795,16 +799,22 @@ impl Simulation {
     fn start_injection(&mut self, node: Node, ready: u64) {
         if let Some(slot) = self.source_queue[node as usize].pop_front() {
             self.messages_queued -= 1;
-            let vc = self.injection_vc(node);
-            self.fifo[(vc * self.buf as u32) as usize] = slot;
-            let v = &mut self.vc[vc as usize];
-            v.owner = slot;
-            v.flits = self.len;
-            v.sent = 0;
-            v.out = NONE;
-            self.messages[slot as usize].header_ready = ready;
-            self.set_active(vc, true);
+            self.inject(self.injection_vc(node), slot, ready);
         }
+    }
+
+    /// Message `slot` takes the free injection VC `vc`; its header can be routed from cycle
+    /// `ready`.
+    #[inline(always)]
+    fn inject(&mut self, vc: u32, slot: u32, ready: u64) {
+        self.fifo[(vc * self.buf as u32) as usize] = slot;
+        let v = &mut self.vc[vc as usize];
+        v.owner = slot;
+        v.flits = self.len;
+        v.sent = 0;
+        v.out = NONE;
+        self.messages[slot as usize].header_ready = ready;
+        self.set_active(vc, true);
     }
 
     /// Sets whether a VC's buffer holds flits, and so whether its router has work. Computed
@@ -852,9 +862,9 @@ impl Simulation {
         let mut ports_used = PortsUsed::default();
         if !CHAOS && !SCOUT {
             for w in 0..n {
-                let c = self.contenders[w];
-                if self.vc[c.vc as usize].out == NONE {
-                    self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
+                let mut c = self.contenders[w];
+                if c.out == NONE {
+                    c.out = self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
                 }
                 self.request_switch::<CHAOS, SCOUT>(c, &mut ports_used);
             }
@@ -862,8 +872,8 @@ impl Simulation {
         }
         for w in 0..n {
             let c = self.contenders[w];
-            if self.vc[c.vc as usize].out == NONE {
-                self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
+            if c.out == NONE {
+                self.contenders[w].out = self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
             }
         }
         if CHAOS {
@@ -919,7 +929,7 @@ impl Simulation {
                 }
                 debug_assert!(out != NONE || m.header_ready <= cycle);
                 let age = if CHAOS && out == NONE { m.id | self.local_class[local] } else { m.id };
-                let c = Contender { age, vc, slot, port: self.local_port[local] };
+                let c = Contender { age, vc, slot, out, port: v.port };
                 let mut j = n;
                 while j > 0 && (contenders[j - 1].age, contenders[j - 1].vc) > (age, vc) {
                     contenders[j] = contenders[j - 1];
@@ -932,9 +942,9 @@ impl Simulation {
         n
     }
 
-    /// VC allocation for contender `c`, a header without an output at router `u`. Under chaos
-    /// a header no output can take falls back on the router's shared queue
-    /// ([`Simulation::shared_queue_fallback`]).
+    /// VC allocation for contender `c`, a header without an output at router `u`: returns the
+    /// output it is granted, or `NONE`. Under chaos a header no output can take falls back on
+    /// the router's shared queue ([`Simulation::shared_queue_fallback`]).
     #[inline(always)]
     fn allocate_vc<R: Routing, const CHAOS: bool, const SCOUT: bool>(
         &mut self,
@@ -943,12 +953,12 @@ impl Simulation {
         c: Contender,
         candidates: &mut Candidates,
         deflection_tried: &mut bool,
-    ) {
+    ) -> u32 {
         let Contender { vc, slot, .. } = c;
         let s = slot as usize;
         if CHAOS && self.is_injection(vc) && self.outstanding[u as usize] >= self.outstanding_limit {
             self.vc[vc as usize].blocked = 1;
-            return;
+            return NONE;
         }
         candidates.clear();
         r.candidates(&self.torus, u, &mut self.messages[s].plan, candidates);
@@ -961,15 +971,23 @@ impl Simulation {
                 let m = &self.messages[s];
                 self.stats.header_routed(m.hops, self.cycle - m.header_ready);
                 self.grant::<CHAOS>(u, vc, slot, chosen);
+                chosen
             }
             None if CHAOS => match self.shared_queue_fallback(u, vc, deflection_tried) {
-                Some(chosen) => self.grant::<CHAOS>(u, vc, slot, chosen),
-                None => self.vc[vc as usize].blocked = 1,
+                Some(chosen) => {
+                    self.grant::<CHAOS>(u, vc, slot, chosen);
+                    chosen
+                }
+                None => {
+                    self.vc[vc as usize].blocked = 1;
+                    NONE
+                }
             },
             None => {
                 if !(SCOUT && self.backtrack(vc, slot)) {
                     self.vc[vc as usize].blocked = 1;
                 }
+                NONE
             }
         }
     }
@@ -1083,8 +1101,8 @@ impl Simulation {
     /// as not. Outputs that are not VCs (none, ejection) read the sentinel entry.
     #[inline(always)]
     fn request_switch<const CHAOS: bool, const SCOUT: bool>(&mut self, c: Contender, used: &mut PortsUsed) {
-        let Contender { vc, slot, port: in_port, .. } = c;
-        let out = self.vc[vc as usize].out;
+        let Contender { vc, slot, out, port: in_port, .. } = c;
+        debug_assert_eq!(out, self.vc[vc as usize].out);
         let granted = if CHAOS {
             if out == NONE || (is_credited::<CHAOS>(out, self.net_vcs) && self.vc[out as usize].flits == self.buf) {
                 return;
@@ -1216,36 +1234,35 @@ impl Simulation {
     }
 
     fn deliver<R: Routing>(&mut self, r: &R, slot: u32, now: u64) {
-        let m = self.messages[slot as usize];
+        let m = &self.messages[slot as usize];
+        let (src, dest, broadcast) = (m.src, m.plan.dest, m.broadcast);
         if self.mq > 0 {
-            self.outstanding[m.src as usize] -= 1;
+            self.outstanding[src as usize] -= 1;
         }
-        if m.broadcast != NONE {
-            self.stats.copy_delivered(now, m.src, self.len as u32);
+        if broadcast != NONE {
+            self.stats.copy_delivered(now, src, self.len as u32);
             self.free_messages.push(slot);
-            self.broadcast_received(r, m.broadcast, m.plan.dest, now);
+            self.broadcast_received(r, broadcast, dest, now);
             return;
         }
         if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
-            assert_eq!(m.hops, self.torus.distance(m.src, m.plan.dest), "{} took a non-minimal path", self.scenario.routing);
+            assert_eq!(m.hops, self.torus.distance(src, dest), "{} took a non-minimal path", self.scenario.routing);
         }
         let delivery = Delivery {
-            src: m.src,
-            dest: m.plan.dest,
+            src,
+            dest,
             generated: m.generated,
             injected: m.injected,
             delivered: now,
             hops: m.hops,
-            labelled: self.labelled(&m),
+            labelled: self.stats.in_window(m.generated),
             flits: self.len as u32,
         };
         self.stats.delivered(&delivery);
         if let Some(log) = &mut self.delivery_log {
             log.push(delivery);
         }
-        if self.labelled(&m) {
-            self.labelled_outstanding -= 1;
-        }
+        self.labelled_outstanding -= delivery.labelled as u64;
         self.free_messages.push(slot);
     }
 
@@ -1296,9 +1313,10 @@ impl Simulation {
         assert_eq!((sentinel.flits, sentinel.port as u32), (0, self.ports), "cycle {}: the sentinel VC changed", self.cycle);
         for vc in 0..self.all_vcs {
             let u = self.vc_router(vc) as usize;
-            let local = self.vc[vc as usize].local as usize;
-            let active = self.router_active_words(u as Node)[local / 64] >> (local % 64) & 1 == 1;
-            assert_eq!(active, self.vc[vc as usize].flits > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
+            let v = &self.vc[vc as usize];
+            let local = v.local as usize;
+            let active = self.active_vcs[self.place[vc as usize].word as usize] >> (local % 64) & 1 == 1;
+            assert_eq!(active, v.flits > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
             if active {
                 assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1, 1, "cycle {}: router {u} has work but no active bit", self.cycle);
             }
