@@ -1388,9 +1388,7 @@ impl Simulation {
             hops_mean: s.hops_mean(),
             offered_flits_per_node_cycle: offered,
             accepted_flits_per_node_cycle: accepted,
-            accepted_min_pair: s.accepted_min_pair(|src, dest| {
-                self.pattern.row(&self.torus, src).iter().filter(|r| r.0 == dest).map(|r| r.1).sum()
-            }),
+            accepted_min_pair: s.accepted_min_pair(|src| self.pattern.row(&self.torus, src)),
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,

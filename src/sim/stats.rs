@@ -313,9 +313,11 @@ impl Stats {
 
     /// Seed 004's minimum accepted throughput α′: the least accepted rate of any active
     /// source–destination pair, scaled by that pair's share `Λ[s][d]` of its source's traffic
-    /// so that it is comparable with the average (flits/node/cycle). Above
-    /// `PAIR_TRACKING_MAX_NODES` nodes it is the minimum over sources instead.
-    pub fn accepted_min_pair(&self, share: impl Fn(u32, u32) -> f64) -> f64 {
+    /// so that it is comparable with the average (flits/node/cycle). `row(s)` lists the
+    /// destinations of `s` with their shares (a destination may appear more than once; its
+    /// shares add up). Above `PAIR_TRACKING_MAX_NODES` nodes it is the minimum over sources
+    /// instead.
+    pub fn accepted_min_pair(&self, row: impl Fn(u32) -> Vec<(u32, f64)>) -> f64 {
         let cycles = self.window_cycles();
         let mut min = f64::INFINITY;
         if self.pair_flits.is_empty() {
@@ -323,9 +325,16 @@ impl Stats {
                 min = min.min(f as f64 / cycles);
             }
         } else {
+            // Each source's row is read once, so that the cost is the traffic matrix's entries,
+            // not N² pairs each searching a row of up to N entries.
+            let mut share = vec![0.0f64; self.nodes as usize];
             for s in 0..self.nodes as u32 {
-                for d in 0..self.nodes as u32 {
-                    let w = share(s, d);
+                let row = row(s);
+                for &(d, w) in &row {
+                    share[d as usize] += w;
+                }
+                for &(d, _) in &row {
+                    let w = std::mem::take(&mut share[d as usize]);
                     if w > 0.0 {
                         let f = self.pair_flits[(s as u64 * self.nodes + d as u64) as usize];
                         min = min.min(f as f64 / cycles / w);
@@ -448,5 +457,27 @@ mod tests {
         assert_eq!(h.counts.iter().sum::<u64>(), 500);
         assert_eq!(h.start, 21);
         assert!(h.counts.len() <= HISTOGRAM_BINS);
+    }
+
+    #[test]
+    fn minimum_accepted_pair_by_hand() {
+        // Window of 100 cycles, 3 nodes. Source 0 sends to 1 (share 0.75) and to 2 (two row
+        // entries, 0.125 each: a hot spot that is also the background destination); source 1
+        // only to 2; source 2 to 0.
+        let mut s = Stats::new(0, 100, 3, 6, 2);
+        let mut deliver = |src, dest, flits| {
+            s.delivered(&Delivery { src, dest, generated: 0, injected: 0, delivered: 50, hops: 1, labelled: false, flits })
+        };
+        deliver(0, 1, 30); // 0.3 flits/cycle over share 0.75: 0.4
+        deliver(0, 2, 5); //  0.05 over 0.25 (0.125 + 0.125): 0.2, the least
+        deliver(1, 2, 40); // 0.4 over 1
+        deliver(2, 0, 25); // 0.25 over 1
+        deliver(1, 0, 1); //  a pair outside the traffic matrix is ignored
+        let rows = |src: u32| match src {
+            0 => vec![(1, 0.75), (2, 0.125), (2, 0.125)],
+            1 => vec![(2, 1.0)],
+            _ => vec![(0, 1.0)],
+        };
+        assert!((s.accepted_min_pair(rows) - 0.2).abs() < 1e-12, "{}", s.accepted_min_pair(rows));
     }
 }
