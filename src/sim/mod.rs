@@ -31,6 +31,7 @@ mod chaos;
 mod deadlock;
 mod scouting;
 pub mod stats;
+mod table;
 mod view;
 
 use crate::routing::{self, Algorithm, Candidate, Candidates, RoutePlan, Routing, VcSets, EJECT};
@@ -45,6 +46,7 @@ pub use view::VcSnapshot;
 use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use arrivals::Calendar;
+use table::Table;
 use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
@@ -288,35 +290,35 @@ pub struct Simulation {
     /// slot (after the injection VCs), and each router's free slots as a bit mask.
     mq: u32,
     mq_base: u32,
-    mq_free: Vec<u64>,
+    mq_free: Table<u64>,
     /// Credits a header needs on an output VC: a whole packet under chaos's virtual cut-through,
     /// none under wormhole switching.
     cut_through: u16,
     /// Chaos's per-source limit of packets in the network, and each source's count
     /// ([`routing::chaos::outstanding_limit`]).
     outstanding_limit: u32,
-    outstanding: Vec<u32>,
+    outstanding: Table<u32>,
     misroutes: u64,
     /// Every VC (network VCs `channel · V + v`, one injection VC per node, then the shared-queue
     /// slots), and a sentinel at index `all_vcs` standing for the outputs that are not VCs
     /// (none yet, or ejection): no flits, the ejection port.
-    vc: Vec<Vc>,
-    place: Vec<Place>,
+    vc: Table<Vc>,
+    place: Table<Place>,
     /// Per network and injection VC: a FIFO of `buf` message slots, one per flit, starting at
     /// the VC's `head` (an injection VC holds its one message at the front, so every front is
     /// found alike).
-    fifo: Vec<u32>,
+    fifo: Table<u32>,
     all_vcs: u32,
     /// Per channel: VCs allocated; and the number of channels with each count, `0..=V`, which
     /// the statistics add up once per measured cycle (P_v).
-    busy_vcs: Vec<u8>,
-    channels_at_level: Vec<u64>,
+    busy_vcs: Table<u8>,
+    channels_at_level: Table<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
-    in_channel: Vec<u32>,
+    in_channel: Table<u32>,
 
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
-    next_arrival: Vec<f64>,
+    next_arrival: Table<f64>,
     /// Which nodes have arrivals in which cycle, so that generation costs what arrives rather
     /// than a look at every node every cycle; and the nodes due in the current cycle.
     calendar: Calendar,
@@ -325,31 +327,31 @@ pub struct Simulation {
     // router's input VCs (network input ports in port order, then injection) have local
     // indices `port · V + v`, the injection VC `2n · V`.
     /// Per router: its input VCs by local index.
-    input_vcs: Vec<u32>,
+    input_vcs: Table<u32>,
     /// Input VCs per router (2n · V + 1, at most 97; 2n + 1 + Q, at most 71, under chaos).
     locals: u32,
     /// Allocation class of each local index, added to message ages so that headers are served
     /// class by class: 0 for every input except under chaos, whose shared queue comes first,
     /// then its input buffers, injection last ([`routing::chaos`]).
-    local_class: Vec<u64>,
+    local_class: Table<u64>,
     /// Per router, `1 << active_shift` words (one, or two for more than 64 inputs): bit `i % 64`
     /// of word `i / 64` set while local input VC `i` holds flits.
-    active_vcs: Vec<u64>,
+    active_vcs: Table<u64>,
     active_shift: u32,
     /// Bit per router: set when an input VC receives flits, cleared by the sweep that finds
     /// none left (an idle router would have nothing to do), so emptying a VC costs one bit.
-    active_routers: Vec<u64>,
+    active_routers: Table<u64>,
     queue_cap: usize,
-    messages: Vec<Message>,
+    messages: Table<Message>,
     free_messages: Vec<u32>,
     next_id: u64,
     /// The cycle's granted moves: `moves[..move_count]`, in allocation order. Each switch input
     /// port sends at most one flit a cycle, so there is room for one per input port.
-    moves: Vec<Move>,
+    moves: Table<Move>,
     move_count: usize,
     /// At the router being allocated: its input VCs whose front flit could move this cycle,
     /// oldest message first (one entry per input VC, the first few in use).
-    contenders: Vec<Contender>,
+    contenders: Table<Contender>,
     stats: Stats,
     /// Broadcasts in progress (seed 003), and the free slots of that table.
     broadcasts: Vec<BroadcastState>,
@@ -470,35 +472,35 @@ impl Simulation {
             net_vcs,
             mq: s.mq,
             mq_base,
-            mq_free: vec![if s.mq == 64 { u64::MAX } else { (1u64 << s.mq) - 1 }; if chaos { nodes as usize } else { 0 }],
+            mq_free: vec![if s.mq == 64 { u64::MAX } else { (1u64 << s.mq) - 1 }; if chaos { nodes as usize } else { 0 }].into(),
             cut_through: if chaos { s.len as u16 } else { 0 },
             outstanding_limit: if chaos { routing::chaos::outstanding_limit(s.mq, ports) } else { u32::MAX },
-            outstanding: vec![0; if chaos { nodes as usize } else { 0 }],
+            outstanding: vec![0; if chaos { nodes as usize } else { 0 }].into(),
             misroutes: 0,
-            vc,
-            place,
-            fifo: vec![NONE; (mq_base * s.buf) as usize],
+            vc: vc.into(),
+            place: place.into(),
+            fifo: vec![NONE; (mq_base * s.buf) as usize].into(),
             all_vcs: all_vcs as u32,
-            busy_vcs: vec![0; channels as usize],
+            busy_vcs: vec![0; channels as usize].into(),
             channels_at_level: (0..=s.vcs).map(|v| if v == 0 { channels as u64 } else { 0 }).collect(),
-            in_channel,
+            in_channel: in_channel.into(),
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             calendar,
             due: Vec::with_capacity(nodes as usize),
-            next_arrival,
-            input_vcs,
+            next_arrival: next_arrival.into(),
+            input_vcs: input_vcs.into(),
             locals,
-            local_class,
-            active_vcs: vec![0; (nodes << active_shift) as usize],
+            local_class: local_class.into(),
+            active_vcs: vec![0; (nodes << active_shift) as usize].into(),
             active_shift,
-            active_routers: vec![0; nodes.div_ceil(64) as usize],
+            active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
-            messages: Vec::new(),
+            messages: Vec::new().into(),
             free_messages: Vec::new(),
             next_id: 0,
-            moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports],
+            moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports].into(),
             move_count: 0,
-            contenders: vec![Contender { age: 0, vc: 0, slot: 0, out: NONE, port: 0 }; locals as usize],
+            contenders: vec![Contender { age: 0, vc: 0, slot: 0, out: NONE, port: 0 }; locals as usize].into(),
             stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
             broadcasts: Vec::new(),
             free_broadcasts: Vec::new(),
@@ -895,9 +897,7 @@ impl Simulation {
     fn collect_contenders<const CHAOS: bool, const SCOUT: bool>(&mut self, u: Node) -> usize {
         let (cycle, buf, net_vcs, mq_base, sentinel) = (self.cycle, self.buf, self.net_vcs, self.mq_base, self.all_vcs);
         let base = (u * self.locals) as usize;
-        let input_vcs = &self.input_vcs[base..base + self.locals as usize];
-        let (state, fifo) = (&self.vc[..], &self.fifo[..]);
-        let contenders = &mut self.contenders[..];
+        let (input_vcs, state, fifo, contenders) = (&self.input_vcs, &self.vc, &self.fifo, &mut self.contenders);
         let mut n = 0;
         let first_word = (u << self.active_shift) as usize;
         for word in 0..1usize << self.active_shift {
@@ -905,7 +905,7 @@ impl Simulation {
             while active != 0 {
                 let local = word * 64 + active.trailing_zeros() as usize;
                 active &= active - 1;
-                let vc = input_vcs[local];
+                let vc = input_vcs[base + local];
                 let v = &state[vc as usize];
                 let out = v.out;
                 // A routed front flit with no credit downstream cannot move, and a VC's credits
