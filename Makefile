@@ -15,6 +15,10 @@ VENDOR := www/vendor
 # The CLI must match the wasm-bindgen crate version in Cargo.lock exactly.
 WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
 NPM_STAMP := node_modules/.package-lock.json
+# wasm-opt inlines every function that has one caller, however large; that would merge the
+# simulator's phases (kept apart in Rust with #[inline(never)]) back into one function so large
+# that V8 compiles it with its weaker register allocator for huge functions, 25% slower.
+WASM_OPT_INLINING := --one-caller-inline-max-function-size=2000
 
 
 .PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
@@ -49,7 +53,7 @@ wasm: tools
 	@echo "==> generating JS bindings into $(PKG)"
 	wasm-bindgen --target web --no-typescript --out-dir $(PKG) $(WASM_IN)
 	@echo "==> optimising the wasm (wasm-opt -O3, npm binaryen)"
-	node_modules/.bin/wasm-opt -O3 $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
+	node_modules/.bin/wasm-opt -O3 $(WASM_OPT_INLINING) $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
 	@echo "==> vendoring uPlot into $(VENDOR)"
 	mkdir -p $(VENDOR)
 	cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css $(VENDOR)/

@@ -599,6 +599,11 @@ impl Simulation {
 
     /// One cycle under routing algorithm `r` (the scenario's, unwrapped), with chaos's shared
     /// queue and virtual cut-through (`CHAOS`) or scouting switching (`SCOUT`).
+    // This and the two phases below are kept out of line so that each is a function of its own
+    // in WebAssembly too: V8 compiles a function beyond a size limit with a weaker register
+    // allocator, and the whole cycle inlined into one function was 25% slower (see the
+    // Makefile's WASM_OPT_INLINING).
+    #[inline(never)]
     fn step_with<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
         self.stats.begin_cycle(self.cycle);
         if self.generating {
@@ -621,6 +626,7 @@ impl Simulation {
     }
 
     /// Allocation at every router with an active input VC.
+    #[inline(never)] // see step_with
     fn allocate_routers<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
         let mut candidates = Candidates::default();
         for w in 0..self.active_routers.len() {
@@ -1142,6 +1148,7 @@ impl Simulation {
     }
 
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
+    #[inline(never)] // see step_with
     fn apply_moves<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
         let now = self.cycle;
         if self.move_count > 0 {
