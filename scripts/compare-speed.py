@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compares the speed of two builds of `torus` on the benchmark scenarios of `torus bench`.
+"""Compares the speed of two builds of `torus` on the benchmark scenarios of `torus bench`
+(the new build's list).
 
     scripts/compare-speed.py OLD_TORUS NEW_TORUS [--rounds N] [--cycles C] [--no-callgrind]
 
@@ -25,16 +26,14 @@ import subprocess
 import sys
 import tempfile
 
-BENCH_SCENARIOS = [
-    "k=8&routing=dor&traffic=uniform&len=1&rate=0.5&vcs=2&buf=8",
-    "k=8&routing=dor&traffic=uniform&len=16&rate=0.02",
-    "k=8&routing=minad&traffic=tornado&len=16&rate=0.01",
-    "k=8&routing=goal&traffic=uniform&len=1&rate=0.25&vcs=3&buf=8",
-    "k=8&routing=duato&traffic=uniform&len=16&rate=0.03&vcs=4&buf=8",
-    "k=8&routing=minad&traffic=uniform&len=1&rate=0.5&vcs=3&buf=8",
-    "k=8&routing=chaos&traffic=uniform&len=1&rate=0.5&buf=8",
-]
 SHORT = "&warmup=1000&cycles=3000"
+
+
+def bench_scenarios(torus):
+    """The scenarios `torus bench` times, without their warm-up and window keys."""
+    out = subprocess.run([torus, "bench", "--json", "--cycles", "10"], capture_output=True, text=True, check=True)
+    scenarios = [json.loads(line)["scenario"] for line in out.stdout.splitlines()]
+    return ["&".join(kv for kv in s.split("&") if not kv.startswith(("warmup=", "cycles="))) for s in scenarios]
 
 
 def instructions(torus, scenario):
@@ -61,10 +60,11 @@ def main():
     p.add_argument("--cycles", type=int, default=30000)
     p.add_argument("--no-callgrind", action="store_true", help="wall clock only")
     a = p.parse_args()
+    scenarios = bench_scenarios(a.new)
     if not a.no_callgrind:
         print("instructions (callgrind, warm-up 1000 + 3000 cycles + drain)")
         print(f"{'old':>14} {'new':>14} {'change':>8} {'old/hop':>8} {'new/hop':>8}  scenario")
-        for s in BENCH_SCENARIOS:
+        for s in scenarios:
             (old, hops_old), (new, hops_new) = instructions(a.old, s), instructions(a.new, s)
             if hops_old != hops_new:
                 print(f"  {s}: the builds moved different flit-hops ({hops_old} and {hops_new}); not the same simulation", file=sys.stderr)
@@ -72,7 +72,7 @@ def main():
             print(f"{old:>14,} {new:>14,} {100 * (new / old - 1):>7.1f}% {old / hops_old:>8.0f} {new / hops_new:>8.0f}  {s}")
     print(f"wall clock (torus bench --cycles {a.cycles}, {a.rounds} alternating rounds, medians)")
     print(f"{'old cycles/s':>14} {'new cycles/s':>14} {'new/old':>8}  scenario")
-    for s in BENCH_SCENARIOS:
+    for s in scenarios:
         times = {a.old: [], a.new: []}
         for r in range(a.rounds):
             for torus in (a.old, a.new) if r % 2 == 0 else (a.new, a.old):
