@@ -17,7 +17,7 @@ WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version 
 NPM_STAMP := node_modules/.package-lock.json
 # wasm-opt inlines every function that has one caller, however large; that would merge the
 # simulator's phases (kept apart in Rust with #[inline(never)]) back into one function so large
-# that V8 compiles it with its weaker register allocator for huge functions, 25% slower.
+# that V8 compiles it with its weaker register allocator for huge functions, 27% slower in Node.
 WASM_OPT_INLINING := --one-caller-inline-max-function-size=2000
 
 

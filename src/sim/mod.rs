@@ -601,7 +601,7 @@ impl Simulation {
     /// queue and virtual cut-through (`CHAOS`) or scouting switching (`SCOUT`).
     // This and the two phases below are kept out of line so that each is a function of its own
     // in WebAssembly too: V8 compiles a function beyond a size limit with a weaker register
-    // allocator, and the whole cycle inlined into one function was 25% slower (see the
+    // allocator, and the whole cycle inlined into one function was 27% slower in Node (see the
     // Makefile's WASM_OPT_INLINING).
     #[inline(never)]
     fn step_with<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
