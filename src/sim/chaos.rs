@@ -59,7 +59,7 @@ impl Simulation {
     #[cold]
     pub(super) fn enter_shared_queue(&mut self, to: u32, slot: u32, header: bool, now: u64) {
         self.vc[to as usize].flits += 1;
-        self.set_active(to, true);
+        self.mark_filled(to, false);
         self.flits_in_network += 1;
         if header {
             self.messages[slot as usize].header_ready = now + 1;

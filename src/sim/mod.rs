@@ -29,6 +29,7 @@
 mod arrivals;
 mod chaos;
 mod deadlock;
+mod parking;
 mod scouting;
 pub mod stats;
 mod table;
@@ -335,9 +336,13 @@ pub struct Simulation {
     /// then its input buffers, injection last ([`routing::chaos`]).
     local_class: Table<u64>,
     /// Per router, `1 << active_shift` words (one, or two for more than 64 inputs): bit `i % 64`
-    /// of word `i / 64` set while local input VC `i` holds flits.
+    /// of word `i / 64` set while local input VC `i` holds flits and is not parked.
     active_vcs: Table<u64>,
     active_shift: u32,
+    /// Per router, the same words as `active_vcs`: its parked input VCs ([`parking`]); and
+    /// whether this scenario parks at all.
+    waiting_vcs: Table<u64>,
+    skip_waiting: bool,
     /// Bit per router: set when an input VC receives flits, cleared by the sweep that finds
     /// none left (an idle router would have nothing to do), so emptying a VC costs one bit.
     active_routers: Table<u64>,
@@ -492,6 +497,8 @@ impl Simulation {
             locals,
             local_class: local_class.into(),
             active_vcs: vec![0; (nodes << active_shift) as usize].into(),
+            waiting_vcs: vec![0; (nodes << active_shift) as usize].into(),
+            skip_waiting: s.len > 1 && !chaos && s.scout == 0 && routing.atomic_vcs() == 0,
             active_shift,
             active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
@@ -615,12 +622,17 @@ impl Simulation {
         self.move_count = 0;
         self.allocate_routers::<R, CHAOS, SCOUT>(r);
         self.count_busy_vcs();
-        self.apply_moves::<R, CHAOS, SCOUT>(r);
+        if !CHAOS && !SCOUT && self.skip_waiting {
+            self.apply_moves::<R, false, false, true>(r);
+        } else {
+            self.apply_moves::<R, CHAOS, SCOUT, false>(r);
+        }
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
             self.deadlock = true;
         }
         if cfg!(debug_assertions) {
             self.check_invariants();
+            self.check_parked(r);
         }
         self.cycle += 1;
     }
@@ -822,18 +834,28 @@ impl Simulation {
         v.sent = 0;
         v.out = NONE;
         self.messages[slot as usize].header_ready = ready;
-        self.set_active(vc, true);
+        self.mark_filled(vc, false);
     }
 
-    /// Sets whether a VC's buffer holds flits, and so whether its router has work. Computed
-    /// rather than branched on: whether a buffer just emptied is as random as the traffic.
+    /// A VC's buffer received flits: its router has work (unless the VC is parked, which only
+    /// happens with `parking`: flits arriving behind a parked header do not free a VC for it).
     #[inline(always)]
-    fn set_active(&mut self, vc: u32, holds_flits: bool) {
+    fn mark_filled(&mut self, vc: u32, parking: bool) {
+        let w = self.place[vc as usize].word as usize;
+        let parked = if parking { self.waiting_vcs[w] } else { 0 };
+        self.active_vcs[w] |= 1u64 << (self.vc[vc as usize].local % 64) & !parked;
+        let u = w >> self.active_shift;
+        self.active_routers[u / 64] |= 1 << (u % 64);
+    }
+
+    /// Flits left a VC's buffer; if it is now `empty`, it drops out of its router's active
+    /// words (the router's own bit is cleared by the sweep that finds it idle). Computed rather
+    /// than branched on: whether a buffer just emptied is as random as the traffic.
+    #[inline(always)]
+    fn mark_drained(&mut self, vc: u32, empty: bool) {
         let w = self.place[vc as usize].word as usize;
         let bit = 1u64 << (self.vc[vc as usize].local % 64);
-        self.active_vcs[w] = (self.active_vcs[w] & !bit) | (bit * holds_flits as u64);
-        let u = w >> self.active_shift;
-        self.active_routers[u / 64] |= (holds_flits as u64) << (u % 64);
+        self.active_vcs[w] &= !(bit & (empty as u64).wrapping_neg());
     }
 
     /// The input VCs of router `u` (network input ports, then injection), as a range per port.
@@ -992,6 +1014,7 @@ impl Simulation {
             None => {
                 if !(SCOUT && self.backtrack(vc, slot)) {
                     self.vc[vc as usize].blocked = 1;
+                    self.park(vc);
                 }
                 NONE
             }
@@ -1149,7 +1172,7 @@ impl Simulation {
 
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
     #[inline(never)] // see step_with
-    fn apply_moves<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
+    fn apply_moves<R: Routing, const CHAOS: bool, const SCOUT: bool, const PARKING: bool>(&mut self, r: &R) {
         let now = self.cycle;
         if self.move_count > 0 {
             self.last_move = now;
@@ -1193,7 +1216,7 @@ impl Simulation {
                 v.owner = NONE;
             }
             self.fifo[(to * buf + at) as usize] = slot;
-            self.set_active(to, true);
+            self.mark_filled(to, PARKING);
             let channel = self.place[t].channel;
             self.flits_in_network += 1;
             self.flit_hops += 1;
@@ -1205,6 +1228,9 @@ impl Simulation {
             }
             if tail {
                 self.change_busy(channel, -1);
+                if PARKING {
+                    self.wake_router(self.vc_router(from));
+                }
             }
         }
     }
@@ -1228,7 +1254,7 @@ impl Simulation {
             v.sent = 0;
             v.out = NONE;
         }
-        self.set_active(vc, holds_flits);
+        self.mark_drained(vc, !holds_flits);
         self.flits_in_network -= (network || (CHAOS && vc >= self.mq_base)) as u64;
         if tail {
             if CHAOS && vc >= self.mq_base {
@@ -1322,8 +1348,11 @@ impl Simulation {
             let u = self.vc_router(vc) as usize;
             let v = &self.vc[vc as usize];
             let local = v.local as usize;
-            let active = self.active_vcs[self.place[vc as usize].word as usize] >> (local % 64) & 1 == 1;
-            assert_eq!(active, v.flits > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
+            let word = self.place[vc as usize].word as usize;
+            let active = self.active_vcs[word] >> (local % 64) & 1 == 1;
+            let parked = self.waiting_vcs[word] >> (local % 64) & 1 == 1;
+            assert_eq!(active || parked, v.flits > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
+            assert!(!(active && parked), "cycle {}: VC {vc} is both active and parked", self.cycle);
             if active {
                 assert_eq!(self.active_routers[u / 64] >> (u % 64) & 1, 1, "cycle {}: router {u} has work but no active bit", self.cycle);
             }

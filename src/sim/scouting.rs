@@ -114,7 +114,7 @@ impl Simulation {
         v.head = ((v.head as u32 + 1) % buf) as u8;
         v.owner = NONE;
         self.flits_in_network -= 1;
-        self.set_active(vc, false);
+        self.mark_drained(vc, true);
         self.change_busy(channel, -1);
         // Re-enter `previous` at the front, to be routed again.
         let back = &mut self.vc[p];
@@ -126,7 +126,7 @@ impl Simulation {
         back.flits += 1;
         back.sent = 0;
         back.out = NONE;
-        self.set_active(previous, true);
+        self.mark_filled(previous, false);
         let m = &mut self.messages[slot as usize];
         m.hops -= 1;
         m.header_ready = self.cycle + 1;
