@@ -28,13 +28,14 @@ pub struct Stats {
     /// per-flit counters add it rather than branch on it.
     measuring: u64,
     nodes: u64,
-    // Labelled messages, by batch of generation time.
-    batch_sum: [f64; BATCHES],
+    // Labelled messages, by batch of generation time. Sums of whole cycles are kept as
+    // integers: exact, and the same as the f64 sums they replaced below 2^53.
+    batch_sum: [u64; BATCHES],
     batch_count: [u64; BATCHES],
-    latency_sum: f64,
-    network_latency_sum: f64,
-    source_queue_sum: f64,
-    hops_sum: f64,
+    latency_sum: u64,
+    network_latency_sum: u64,
+    source_queue_sum: u64,
+    hops_sum: u64,
     pub labelled_generated: u64,
     pub labelled_delivered: u64,
     histogram: Vec<u32>,
@@ -97,12 +98,12 @@ impl Stats {
             window_end,
             measuring: 0,
             nodes: nodes as u64,
-            batch_sum: [0.0; BATCHES],
+            batch_sum: [0; BATCHES],
             batch_count: [0; BATCHES],
-            latency_sum: 0.0,
-            network_latency_sum: 0.0,
-            source_queue_sum: 0.0,
-            hops_sum: 0.0,
+            latency_sum: 0,
+            network_latency_sum: 0,
+            source_queue_sum: 0,
+            hops_sum: 0,
             labelled_generated: 0,
             labelled_delivered: 0,
             histogram: vec![0; HISTOGRAM_EXACT],
@@ -238,21 +239,21 @@ impl Stats {
         }
         let latency = d.delivered + 1 - d.generated;
         let batch = ((d.generated - self.window_start) * BATCHES as u64 / (self.window_end - self.window_start)) as usize;
-        self.batch_sum[batch] += latency as f64;
+        self.batch_sum[batch] += latency;
         self.batch_count[batch] += 1;
-        self.latency_sum += latency as f64;
-        self.network_latency_sum += (d.delivered + 1 - d.injected) as f64;
-        self.source_queue_sum += (d.injected - d.generated) as f64;
-        self.hops_sum += d.hops as f64;
+        self.latency_sum += latency;
+        self.network_latency_sum += d.delivered + 1 - d.injected;
+        self.source_queue_sum += d.injected - d.generated;
+        self.hops_sum += d.hops as u64;
         self.labelled_delivered += 1;
         self.histogram[(latency as usize).min(HISTOGRAM_EXACT - 1)] += 1;
     }
 
-    fn mean(&self, sum: f64) -> f64 {
+    fn mean(&self, sum: u64) -> f64 {
         if self.labelled_delivered == 0 {
             0.0
         } else {
-            sum / self.labelled_delivered as f64
+            sum as f64 / self.labelled_delivered as f64
         }
     }
 
@@ -275,7 +276,7 @@ impl Stats {
     pub fn latency_ci95(&self) -> f64 {
         let means: Vec<f64> = (0..BATCHES)
             .filter(|&b| self.batch_count[b] > 0)
-            .map(|b| self.batch_sum[b] / self.batch_count[b] as f64)
+            .map(|b| self.batch_sum[b] as f64 / self.batch_count[b] as f64)
             .collect();
         let b = means.len() as f64;
         if means.len() < 2 {
