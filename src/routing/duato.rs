@@ -17,13 +17,14 @@ pub struct Duato {
 }
 
 /// Adaptive candidates on every productive port of the quadrant, at `priority`.
+#[inline(always)]
 pub(super) fn productive_ports(t: &Torus, at: Node, plan: &RoutePlan, vcs: u32, priority: u8, out: &mut Candidates) {
-    // Hops are left in a dimension exactly when the coordinates differ there.
-    let (here, there) = (t.coordinates_of(at), t.coordinates_of(plan.target));
-    for d in 0..t.n {
-        if here[d as usize] != there[d as usize] {
-            out.push(plan.direction(d).port(d), vcs, priority);
-        }
+    // Hops are left in a dimension exactly when the coordinates differ there: one byte each.
+    let mut differ = u32::from_le_bytes(t.coordinates_of(at)) ^ u32::from_le_bytes(t.coordinates_of(plan.target));
+    while differ != 0 {
+        let d = differ.trailing_zeros() / 8;
+        differ &= !(0xff << (8 * d));
+        out.push(plan.direction(d).port(d), vcs, priority);
     }
 }
 
