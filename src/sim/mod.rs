@@ -124,11 +124,17 @@ struct Contender {
     port: u8,
 }
 
-/// The switch ports granted so far this cycle at the router being allocated, one bit each.
+/// The switch ports granted so far this cycle at the router being allocated, one bit each:
+/// input port `p` is bit `p`, output port `p` bit `32 + p`, so that one test covers both.
 #[derive(Clone, Copy, Debug, Default)]
-struct PortsUsed {
-    inputs: u32,
-    outputs: u32,
+struct PortsUsed(u64);
+
+impl PortsUsed {
+    /// The bits of a request from input port `input` to output port `output`.
+    #[inline(always)]
+    fn request(input: u32, output: u32) -> u64 {
+        1 << input | 1 << (32 + output)
+    }
 }
 
 /// Bits of a contender's age that hold the message id; chaos's allocation classes sit above.
@@ -649,7 +655,7 @@ impl Simulation {
                 let bit = routers.trailing_zeros();
                 routers &= routers - 1;
                 let u = w as u32 * 64 + bit;
-                if self.router_active_words(u).iter().all(|&word| word == 0) {
+                if self.router_idle(u) {
                     self.active_routers[w] &= !(1 << bit);
                     continue;
                 }
@@ -658,11 +664,12 @@ impl Simulation {
         }
     }
 
-    /// Router `u`'s words of `active_vcs`.
-    #[inline]
-    fn router_active_words(&self, u: Node) -> &[u64] {
+    /// Router `u` has no active input VC.
+    #[inline(always)]
+    fn router_idle(&self, u: Node) -> bool {
         let first = (u << self.active_shift) as usize;
-        &self.active_vcs[first..first + (1 << self.active_shift)]
+        // Both words, or the one word twice.
+        self.active_vcs[first] | self.active_vcs[first + self.active_shift as usize] == 0
     }
 
     /// Turns the Poisson sources on or off (the page's "one message" demonstrations turn them
@@ -1137,23 +1144,20 @@ impl Simulation {
                 return;
             }
             let out_port = if out == EJECT_VC { self.ports as u8 } else { self.vc[out as usize].port };
-            let (in_bit, out_bit) = (self.port_bit(in_port), self.port_bit(out_port));
-            if used.inputs & in_bit != 0 || used.outputs & out_bit != 0 {
+            let request = (self.port_bit(in_port) as u64) | (self.port_bit(out_port) as u64) << 32;
+            if used.0 & request != 0 {
                 return;
             }
-            used.inputs |= in_bit;
-            used.outputs |= out_bit;
+            used.0 |= request;
             true
         } else {
             let o = &self.vc[out.min(self.all_vcs) as usize];
-            let (in_bit, out_bit) = (1u32 << in_port, 1u32 << o.port);
-            let mut granted = (out != NONE) & (o.flits < self.buf) & (used.inputs & in_bit == 0) & (used.outputs & out_bit == 0);
+            let request = PortsUsed::request(in_port as u32, o.port as u32);
+            let mut granted = (out != NONE) & (o.flits < self.buf) & (used.0 & request == 0);
             if SCOUT && self.vc[vc as usize].sent == 1 {
                 granted &= self.data_may_advance(slot);
             }
-            let mask = (granted as u32).wrapping_neg();
-            used.inputs |= in_bit & mask;
-            used.outputs |= out_bit & mask;
+            used.0 |= request & (granted as u64).wrapping_neg();
             granted
         };
         self.moves[self.move_count] = Move { from: vc, to: out, slot };
