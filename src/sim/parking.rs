@@ -134,6 +134,8 @@ mod tests {
             "k=8&routing=dor&traffic=transpose&len=8&rate=0.05&vcs=4&buf=4&warmup=500&cycles=2000",
             "k=6&n=3&routing=val&traffic=uniform&len=4&rate=0.04&vcs=4&warmup=500&cycles=2000",
             "k=8&routing=romm&traffic=tornado&len=16&rate=0.03&vcs=4&warmup=500&cycles=2000",
+            // 73 inputs per router: two active words each.
+            "k=4&n=3&routing=dor&traffic=uniform&len=8&rate=0.08&vcs=12&warmup=500&cycles=1500",
         ] {
             let (with, parked_some) = report(text, true);
             let (without, parked_none) = report(text, false);
