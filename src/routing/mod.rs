@@ -187,6 +187,7 @@ fn coordinates(t: &Torus, node: Node) -> [u8; 3] {
 
 /// Minimal directions from `from` to `to`: bit d set for −; a tie (offset exactly k/2) is broken
 /// uniformly at random, as BookSim's `dim_order_torus` does and `models/bounds.md` assumes.
+#[inline(always)]
 pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
     let (a, b) = (t.coordinates_of(from), t.coordinates_of(to));
     let mut minus = 0u8;
