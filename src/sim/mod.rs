@@ -18,7 +18,8 @@
 //!    routing algorithm; under chaos the shared queue first, injection last, and a header no
 //!    output can take moves into the shared queue or is deflected), then switch allocation (one
 //!    flit per input port and per output port, matched oldest first) — a header is routed and
-//!    crosses the next channel in the cycle it arrives;
+//!    crosses the next channel in the cycle it arrives (a header refused every VC it may take
+//!    is parked until a tail leaves its router, see [`parking`]; no result changes);
 //! 3. apply the granted moves: flits arrive, credits return (usable next cycle), tails release
 //!    their VCs.
 //!
