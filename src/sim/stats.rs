@@ -42,10 +42,13 @@ pub struct Stats {
     // Everything inside the window.
     pub generated_flits: u64,
     pub ejected_flits: u64,
-    channel_flits: Vec<u64>,
     /// Flits each channel has carried since the start, wrapping: the page takes differences
-    /// over its own window for the utilisation heat.
+    /// over its own window for the utilisation heat, and the window's counts are the
+    /// differences between these two copies of it, taken as the window starts and ends (empty
+    /// until then), so that a flit-hop updates one counter.
     channel_flits_total: Vec<u32>,
+    channel_flits_at_window_start: Vec<u32>,
+    channel_flits_at_window_end: Vec<u32>,
     /// The most recent scouting backtracks as (cycle, channel backtracked over), a ring indexed
     /// by `backtracks_logged % BACKTRACK_LOG`.
     backtrack_log: [(u64, u32); BACKTRACK_LOG],
@@ -109,8 +112,9 @@ impl Stats {
             histogram: vec![0; HISTOGRAM_EXACT],
             generated_flits: 0,
             ejected_flits: 0,
-            channel_flits: vec![0; channels],
             channel_flits_total: vec![0; channels],
+            channel_flits_at_window_start: Vec::new(),
+            channel_flits_at_window_end: Vec::new(),
             backtrack_log: [(0, 0); BACKTRACK_LOG],
             backtracks_logged: 0,
             pair_flits: vec![0; pairs],
@@ -133,6 +137,12 @@ impl Stats {
     /// The simulator starts cycle `cycle`: the per-flit events that follow happen in it.
     pub fn begin_cycle(&mut self, cycle: u64) {
         self.measuring = self.in_window(cycle) as u64;
+        if cycle == self.window_start {
+            self.channel_flits_at_window_start = self.channel_flits_total.clone();
+        }
+        if cycle == self.window_end {
+            self.channel_flits_at_window_end = self.channel_flits_total.clone();
+        }
     }
 
     /// A message of `flits` was generated at `src`; `unicast` ones (not broadcast copies) are
@@ -178,7 +188,6 @@ impl Stats {
     /// A flit crossed `channel` in the current cycle.
     pub fn channel_flit(&mut self, channel: usize) {
         self.channel_flits_total[channel] = self.channel_flits_total[channel].wrapping_add(1);
-        self.channel_flits[channel] += self.measuring;
     }
 
     pub fn channel_flits_total(&self) -> &[u32] {
@@ -352,7 +361,13 @@ impl Stats {
 
     /// Fraction of the window's cycles each channel carried a flit.
     pub fn channel_utilisation(&self) -> Vec<f64> {
-        self.channel_flits.iter().map(|&f| f as f64 / self.window_cycles()).collect()
+        let (start, end) = (&self.channel_flits_at_window_start, &self.channel_flits_at_window_end);
+        if start.is_empty() {
+            return vec![0.0; self.channel_flits_total.len()];
+        }
+        // A run that stopped inside the window (a deadlock) counts up to where it stopped.
+        let end = if end.is_empty() { &self.channel_flits_total } else { end };
+        end.iter().zip(start).map(|(&e, &s)| e.wrapping_sub(s) as f64 / self.window_cycles()).collect()
     }
 
     /// P_v: the fraction of channel-cycles with exactly v VCs allocated, v = 0..=V.
@@ -439,6 +454,31 @@ mod tests {
         }
         assert_eq!(s.latency_mean(), 11.0);
         assert!((s.latency_ci95() - 0.48016).abs() < 1e-4, "{}", s.latency_ci95());
+    }
+
+    /// Channel 0 carries a flit every cycle, channel 1 every other, channel 2 none, over cycles
+    /// 0..=`last` of a run whose window is cycles 2..6.
+    fn utilisation_after(last: u64) -> Vec<f64> {
+        let mut s = Stats::new(2, 6, 2, 3, 2);
+        for cycle in 0..=last {
+            s.begin_cycle(cycle);
+            s.channel_flit(0);
+            if cycle % 2 == 0 {
+                s.channel_flit(1);
+            }
+        }
+        s.channel_utilisation()
+    }
+
+    #[test]
+    fn channel_utilisation_counts_the_window_only() {
+        // Cycles 2, 3, 4, 5: channel 0 four flits, channel 1 two (cycles 2 and 4).
+        assert_eq!(utilisation_after(9), [1.0, 0.5, 0.0]);
+        assert_eq!(utilisation_after(5), [1.0, 0.5, 0.0]);
+        // A run that stopped inside the window (cycles 2 and 3) is counted up to there, over
+        // the whole window's length; one that stopped before it, not at all.
+        assert_eq!(utilisation_after(3), [0.5, 0.25, 0.0]);
+        assert_eq!(utilisation_after(1), [0.0, 0.0, 0.0]);
     }
 
     #[test]
