@@ -348,8 +348,8 @@ pub struct Simulation {
     active_shift: u32,
     /// Per router, the same words as `active_vcs`: its parked input VCs ([`parking`]); and
     /// whether this scenario parks at all.
-    waiting_vcs: Table<u64>,
-    skip_waiting: bool,
+    parked_vcs: Table<u64>,
+    parks: bool,
     /// Bit per router: set when an input VC receives flits, cleared by the sweep that finds
     /// none left (an idle router would have nothing to do), so emptying a VC costs one bit.
     active_routers: Table<u64>,
@@ -504,8 +504,8 @@ impl Simulation {
             locals,
             local_class: local_class.into(),
             active_vcs: vec![0; (nodes << active_shift) as usize].into(),
-            waiting_vcs: vec![0; (nodes << active_shift) as usize].into(),
-            skip_waiting: s.len > 1 && !chaos && s.scout == 0 && routing.atomic_vcs() == 0,
+            parked_vcs: vec![0; (nodes << active_shift) as usize].into(),
+            parks: s.len > 1 && !chaos && s.scout == 0 && routing.atomic_vcs() == 0,
             active_shift,
             active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
             queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
@@ -629,7 +629,7 @@ impl Simulation {
         self.move_count = 0;
         self.allocate_routers::<R, CHAOS, SCOUT>(r);
         self.count_busy_vcs();
-        if !CHAOS && !SCOUT && self.skip_waiting {
+        if !CHAOS && !SCOUT && self.parks {
             self.apply_moves::<R, false, false, true>(r);
         } else {
             self.apply_moves::<R, CHAOS, SCOUT, false>(r);
@@ -850,7 +850,7 @@ impl Simulation {
     #[inline(always)]
     fn mark_filled(&mut self, vc: u32, parking: bool) {
         let w = self.place[vc as usize].word as usize;
-        let parked = if parking { self.waiting_vcs[w] } else { 0 };
+        let parked = if parking { self.parked_vcs[w] } else { 0 };
         self.active_vcs[w] |= 1u64 << (self.vc[vc as usize].local % 64) & !parked;
         let u = w >> self.active_shift;
         self.active_routers[u / 64] |= 1 << (u % 64);
@@ -1355,7 +1355,7 @@ impl Simulation {
             let local = v.local as usize;
             let word = self.place[vc as usize].word as usize;
             let active = self.active_vcs[word] >> (local % 64) & 1 == 1;
-            let parked = self.waiting_vcs[word] >> (local % 64) & 1 == 1;
+            let parked = self.parked_vcs[word] >> (local % 64) & 1 == 1;
             assert_eq!(active || parked, v.flits > 0, "cycle {}: VC {vc}'s active bit is stale", self.cycle);
             assert!(!(active && parked), "cycle {}: VC {vc} is both active and parked", self.cycle);
             if active {

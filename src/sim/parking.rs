@@ -6,12 +6,12 @@
 //! would be refused again, cycle after cycle, until a tail leaves `u`. Routing it again each
 //! cycle is most of what a saturated network with long messages costs; instead its input VC
 //! is *parked*: its bit moves from the router's active words (which the allocation sweeps) to
-//! its waiting words, and the next tail to leave `u` puts every parked VC of `u` back. Flits
+//! its parked words, and the next tail to leave `u` puts every parked VC of `u` back. Flits
 //! arriving behind a parked header leave it parked. Results are the same as routing every
 //! header every cycle: debug builds check each cycle that every parked header would be refused
 //! ([`Simulation::check_parked`]).
 //!
-//! It is used where it pays (`skip_waiting`): with messages of more than one flit (with single
+//! It is used where it pays (`parks`): with messages of more than one flit (with single
 //! flits every move releases a VC, so almost nothing would stay parked, and the bookkeeping
 //! would cost), for algorithms whose VCs are free as soon as the tail has passed (not those
 //! with atomic VCs, which free a VC only once it is empty, an event at another router), and
@@ -26,13 +26,13 @@ impl Simulation {
     // Out of line: inlined, it cost the allocator registers on every algorithm, parking or not.
     #[inline(never)]
     pub(super) fn park(&mut self, vc: u32) {
-        if !self.skip_waiting {
+        if !self.parks {
             return;
         }
         let w = self.place[vc as usize].word as usize;
         let bit = 1u64 << (self.vc[vc as usize].local % 64);
         self.active_vcs[w] &= !bit;
-        self.waiting_vcs[w] |= bit;
+        self.parked_vcs[w] |= bit;
     }
 
     /// A tail left router `u`, releasing one of its output VCs: its parked VCs are active again
@@ -41,7 +41,7 @@ impl Simulation {
     pub(super) fn wake_router(&mut self, u: Node) {
         let first = (u << self.active_shift) as usize;
         for w in first..first + (1 << self.active_shift) {
-            self.active_vcs[w] |= std::mem::take(&mut self.waiting_vcs[w]);
+            self.active_vcs[w] |= std::mem::take(&mut self.parked_vcs[w]);
         }
     }
 
@@ -51,7 +51,7 @@ impl Simulation {
         let mut candidates = Candidates::default();
         for vc in 0..self.all_vcs {
             let v = &self.vc[vc as usize];
-            if self.waiting_vcs[self.place[vc as usize].word as usize] >> (v.local % 64) & 1 == 0 {
+            if self.parked_vcs[self.place[vc as usize].word as usize] >> (v.local % 64) & 1 == 0 {
                 continue;
             }
             assert!(
@@ -75,7 +75,7 @@ mod tests {
     use crate::scenario::Scenario;
 
     fn parked(sim: &Simulation, vc: u32) -> bool {
-        sim.waiting_vcs[sim.place[vc as usize].word as usize] >> (sim.vc[vc as usize].local % 64) & 1 == 1
+        sim.parked_vcs[sim.place[vc as usize].word as usize] >> (sim.vc[vc as usize].local % 64) & 1 == 1
     }
 
     /// (source, hops, latency) of each delivery so far.
@@ -117,12 +117,12 @@ mod tests {
     /// The report of a run with parking on or off.
     fn report(text: &str, parking: bool) -> (crate::sim::RunReport, bool) {
         let mut sim = Simulation::new(&Scenario::parse(text).unwrap()).unwrap();
-        assert!(sim.skip_waiting, "{text} parks");
-        sim.skip_waiting = parking;
+        assert!(sim.parks, "{text} parks");
+        sim.parks = parking;
         let mut parked_some = false;
         for _ in 0..1_000 {
             sim.step();
-            parked_some |= sim.waiting_vcs.iter().any(|&w| w != 0);
+            parked_some |= sim.parked_vcs.iter().any(|&w| w != 0);
         }
         (sim.run(), parked_some)
     }
