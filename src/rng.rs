@@ -13,7 +13,7 @@ pub enum Stream {
     Pattern = 3,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rng(Pcg64Mcg);
 
 impl Rng {

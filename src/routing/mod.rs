@@ -73,7 +73,7 @@ impl Candidates {
 
 /// An order in which to travel the (at most 3) dimensions, two bits per position: bits
 /// `2i..2i+2` hold the dimension travelled `i`-th. The default is ascending (x first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct DimensionOrder(u8);
 
 impl DimensionOrder {
@@ -102,7 +102,7 @@ impl Default for DimensionOrder {
 
 /// Per-message routing state, fixed at generation by [`Routing::plan`] and updated only by the
 /// algorithm itself. Small and `Copy`: it lives in the message table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RoutePlan {
     pub dest: Node,
     /// Where the current phase ends: an intermediate node for two-phase algorithms, else `dest`.

@@ -17,7 +17,7 @@ pub const WHEEL: u64 = 64;
 /// A cycle too far to ever come (a zero rate's infinite gap).
 const NEVER: u64 = (1 << 47) - 1;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Calendar {
     /// `WHEEL` rows of `words` words: bit `u % 64` of word `u / 64` of row `c % WHEEL` is set
     /// when node `u` has an arrival in cycle `c`.

@@ -31,6 +31,7 @@ mod arrivals;
 mod chaos;
 mod deadlock;
 mod parking;
+mod saved;
 mod scouting;
 pub mod stats;
 mod table;
@@ -42,8 +43,9 @@ use crate::rng::{Rng, Stream};
 use crate::scenario::{RoutingKind, Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 pub use deadlock::DeadlockCycle;
+pub use saved::RestoreError;
 pub use view::VcSnapshot;
 use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
@@ -72,7 +74,7 @@ const DRAIN_UNDER_LOAD_MIN: u64 = 20_000;
 ///
 /// One cache line, what a header's hop reads (its age, plan, hops and ready cycle) first;
 /// scouting's per-message state is kept apart ([`scouting::Probe`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[repr(C, align(64))]
 struct Message {
     /// Generation order: the age used by every arbiter (smaller is older).
@@ -93,7 +95,7 @@ const _: () = assert!(std::mem::size_of::<Message>() == 64);
 const NO_PORT: u32 = u32::MAX;
 
 /// A broadcast on its way over the spanning tree: every node but the source receives one copy.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct BroadcastState {
     source: Node,
     generated: u64,
@@ -235,7 +237,7 @@ pub struct RunReport {
 /// One virtual channel: its buffer and routing state, what a flit's move reads and writes, in
 /// one 16-byte record (four to a cache line), so that a move touches one record per VC rather
 /// than one entry in each of six arrays.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[repr(C)]
 struct Vc {
     /// Output VC allocated to the front message (`NONE` until its header is routed,

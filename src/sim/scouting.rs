@@ -21,7 +21,7 @@ use super::{Simulation, EJECT_VC, NONE, NO_PORT};
 const ACK_ALL: u32 = u32::MAX - 2;
 
 /// A message's scouting state, beside its entry in the message table.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) struct Probe {
     /// Channels crossed by the first data flit, channels whose positive acknowledgement has
     /// reached it, whether the header's arrival has been acknowledged.

@@ -4,7 +4,7 @@
 //! latency, hop and queueing statistics are over labelled messages (seed 004's method), while
 //! throughput and utilisation count everything that moves inside the window.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Batches for the batch-means confidence interval.
 pub const BATCHES: usize = 20;
@@ -20,7 +20,7 @@ pub const MAX_TRACKED_HOPS: usize = 64;
 /// backtrack of a few drawn frames without allocating as the run goes on.
 pub const BACKTRACK_LOG: usize = 64;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Stats {
     pub window_start: u64,
     pub window_end: u64,
@@ -51,7 +51,7 @@ pub struct Stats {
     channel_flits_at_window_end: Vec<u32>,
     /// The most recent scouting backtracks as (cycle, channel backtracked over), a ring indexed
     /// by `backtracks_logged % BACKTRACK_LOG`.
-    backtrack_log: [(u64, u32); BACKTRACK_LOG],
+    backtrack_log: Vec<(u64, u32)>,
     backtracks_logged: u64,
     /// Flits of each source–destination pair delivered inside the window (small networks).
     pair_flits: Vec<u32>,
@@ -73,7 +73,7 @@ pub struct Stats {
 const PAIR_TRACKING_MAX_NODES: usize = 1024;
 
 /// A delivered message, as the statistics see it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Delivery {
     pub src: u32,
     pub dest: u32,
@@ -86,7 +86,7 @@ pub struct Delivery {
 }
 
 /// Latency histogram: `counts[i]` messages had latency in `[start + i·width, start + (i+1)·width)`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Histogram {
     pub start: u64,
     pub width: u64,
@@ -115,7 +115,7 @@ impl Stats {
             channel_flits_total: vec![0; channels],
             channel_flits_at_window_start: Vec::new(),
             channel_flits_at_window_end: Vec::new(),
-            backtrack_log: [(0, 0); BACKTRACK_LOG],
+            backtrack_log: vec![(0, 0); BACKTRACK_LOG],
             backtracks_logged: 0,
             pair_flits: vec![0; pairs],
             per_source_flits: vec![0; nodes],

@@ -15,7 +15,8 @@ use std::ops::{Deref, DerefMut, Index, IndexMut};
 use std::slice::SliceIndex;
 
 /// A `Vec` whose indexing is checked in debug builds only (see the module documentation).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Table<T>(Vec<T>);
 
 impl<T> From<Vec<T>> for Table<T> {
