@@ -114,6 +114,18 @@ impl Explorer {
         Ok(Explorer { sim, vcs })
     }
 
+    /// The simulation's state, for [`Explorer::restore`] in this page or one of its workers.
+    pub fn save_state(&self) -> Vec<u8> {
+        self.sim.save()
+    }
+
+    /// The simulation `save_state` wrote, going on from where it was saved.
+    pub fn restore(state: &[u8]) -> Result<Explorer, JsError> {
+        let sim = Simulation::restore(state).map_err(|e| JsError::new(&e.to_string()))?;
+        let vcs = sim.vc_snapshot();
+        Ok(Explorer { sim, vcs })
+    }
+
     /// Advances `cycles` cycles.
     pub fn step(&mut self, cycles: u32) {
         for _ in 0..cycles {
@@ -157,6 +169,24 @@ impl Explorer {
     /// Address of the blocked-header-per-VC array (`u8` each).
     pub fn vc_blocked_ptr(&self) -> *const u8 {
         self.vcs.blocked.as_ptr()
+    }
+
+    /// Copies of the per-VC arrays and the channel counters, for a page that cannot read this
+    /// module's memory (fast mode runs in a worker and posts them).
+    pub fn vc_flits(&self) -> Vec<u16> {
+        self.vcs.flits.clone()
+    }
+
+    pub fn vc_owner(&self) -> Vec<u32> {
+        self.vcs.owner.clone()
+    }
+
+    pub fn vc_blocked(&self) -> Vec<u8> {
+        self.vcs.blocked.clone()
+    }
+
+    pub fn channel_flits(&self) -> Vec<u32> {
+        self.sim.channel_flits_total().to_vec()
     }
 
     /// Flit-hops moved over network channels so far (the unit of `torus bench`).

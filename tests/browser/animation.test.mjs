@@ -35,10 +35,15 @@ test('canvas changes while playing and not while paused', async () => {
   assert.notEqual(playing1, paused1, 'canvas changed after playing');
   assert.notEqual(playing2, playing1, 'canvas keeps changing while playing');
 
-  // Space pauses; the right arrow advances exactly one cycle.
+  // Space pauses; the right arrow advances exactly one cycle. Fast mode runs in a worker,
+  // which hands the simulation back when paused: pause() resolves once it has.
   await page.locator('#torus').click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('Space');
+  assert.equal(await page.locator('#play').textContent(), 'Play');
+  await page.evaluate(() => window.torusExplorer.pause());
   const c = await page.evaluate(() => window.torusExplorer.stats().cycle);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.torusExplorer.stats().cycle), c, 'paused after fast mode');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => window.torusExplorer.stats().cycle), c + 1);
   assert.deepEqual(errors, []);
@@ -109,5 +114,30 @@ test('clicking a node shows its router; clicking a worm follows its message', as
   // The description is written by the next frame drawn.
   await page.waitForFunction(() => document.getElementById('message-text').textContent !== '', null, { timeout: 5000 }).catch(() => {});
   assert.match(await page.locator('#message-text').textContent(), /^Message #\d+ .*(header at node \d+|left the network)/);
+  assert.deepEqual(errors, []);
+});
+
+test('fast mode runs in a worker and hands back the very simulation it was given', async () => {
+  // Deterministic: the simulation handed to fast mode's worker and back twice, with steps on
+  // the main thread between, ends exactly where one straight run of as many cycles does.
+  const scenario = 'k=8&routing=duato&vcs=3&traffic=uniform&rate=0.2&len=8&seed=11&warmup=300&cycles=2000';
+  const { page, errors } = await openPage(browser.context, `${server.url}#${scenario}`, { reducedMotion: 'reduce' });
+  await page.fill('#speed', '100');
+  await page.dispatchEvent('#speed', 'input');
+  for (const until of [1500, 4000]) {
+    await page.evaluate(() => window.torusExplorer.play());
+    await page.waitForFunction((c) => window.torusExplorer.stats().cycle > c, until);
+    await page.evaluate(() => window.torusExplorer.pause());
+    await page.evaluate(() => window.torusExplorer.step(37));
+  }
+  const handedOver = await page.evaluate(() => ({ stats: window.torusExplorer.stats(), channels: window.torusExplorer.channelFlits() }));
+  assert.ok(handedOver.stats.cycle > 4000 + 37, `ran in fast mode (${handedOver.stats.cycle} cycles)`);
+  const straight = await page.evaluate((cycles) => {
+    const e = window.torusExplorer;
+    e.setScenario(e.scenario());
+    e.step(cycles);
+    return { stats: e.stats(), channels: e.channelFlits() };
+  }, handedOver.stats.cycle);
+  assert.deepEqual(handedOver, straight);
   assert.deepEqual(errors, []);
 });

@@ -1,8 +1,9 @@
 // The page: scenario controls and the URL hash, the animation loop (time-budgeted slices of
-// simulation on the main thread, drawn from typed-array views of wasm memory), live
-// statistics, the background load sweep and whole runs in a worker, presets, export, and the
-// console API window.torusExplorer.
-import { loadWasm, RunnerPool } from './wasm-loader.js';
+// simulation on the main thread, drawn from typed-array views of wasm memory; "as fast as
+// possible" in a worker of its own, drawn from the frames it posts), live statistics, the
+// background load sweep and whole runs in a worker, presets, export, and the console API
+// window.torusExplorer.
+import { loadWasm, RunnerPool, FastMode } from './wasm-loader.js';
 import { TorusView, FREE, neighbour, strokeClassPattern, MESSAGE_COLOURS } from './render.js';
 import { Charts } from './charts.js';
 import { PRESETS } from './presets.js';
@@ -10,11 +11,9 @@ import { el, download } from './dom.js';
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
-// Main-thread simulation: per animation frame at set speeds; per task "as fast as possible".
+// Main-thread simulation per animation frame at set speeds ("as fast as possible" runs in a
+// worker: FastMode).
 const SLOW_BUDGET_MS = 10;
-const FAST_SLICE_MS = 20;
-const FAST_FPS = 20;
-const CHUNK_MS = 2;
 const SWEEP_POINTS = 6;
 const MODEL_POINTS = 48;
 const SWEEP_MAX_CYCLES = 20000;
@@ -45,9 +44,13 @@ function speedOf(slider) {
 }
 
 class App {
-  constructor(api, memory, runner) {
+  constructor(api, memory, runner, module) {
     this.api = api;
     this.memory = memory;
+    this.module = module;
+    // Fast mode's worker, started the first time fast mode is.
+    this.fast = null;
+    this.fastStopping = null;
     // Workers for whole runs and the sweep: one per core beyond the one the animation keeps
     // (on two cores, a single worker), see RunnerPool.
     this.runner = runner;
@@ -58,7 +61,6 @@ class App {
     this.scenario = null;
     this.playing = false;
     this.owed = 0;
-    this.chunk = 16;
     this.selected = -1;
     this.sweepGeneration = 0;
     this.lastRun = null;
@@ -88,6 +90,10 @@ class App {
       return message;
     }
     this.hideError();
+    // A fast-mode session of the previous scenario is dropped, and so is the state it would
+    // have handed back.
+    if (this.fast) this.fast.discard();
+    this.scenarioGeneration = (this.scenarioGeneration ?? 0) + 1;
     if (this.explorer) this.explorer.free();
     this.explorer = explorer;
     this.scenario = canonical;
@@ -332,21 +338,95 @@ class App {
     $('play').setAttribute('aria-pressed', 'true');
   }
 
+  // Resolves once the simulation is back on the main thread (at once unless fast mode ran).
   pause() {
     this.playing = false;
     $('play').textContent = 'Play';
     $('play').setAttribute('aria-pressed', 'false');
+    return this.stopFast();
   }
 
+  // Returns the cycle reached, or a promise of it if fast mode first has to hand the
+  // simulation back.
   step(cycles) {
+    if (this.fastStopping || (this.fast && this.fast.active)) return this.stopFast().then(() => this.step(cycles));
     this.explorer.step(cycles);
     this.sampleHeat();
     this.dirty = true;
     return this.explorer.cycle();
   }
 
+  // ---- fast mode ---------------------------------------------------------------------
+
+  startFast() {
+    if (this.fastStopping || (this.fast && this.fast.active)) return;
+    if (!this.fast) {
+      this.fast = new FastMode(this.module, {
+        onFrame: () => {
+          this.sampleHeat();
+          this.dirty = true;
+        },
+        onError: (err) => {
+          this.pause();
+          this.showError('scenario', `fast mode stopped: ${err.message}`);
+        },
+      });
+    }
+    this.fast.start(this.explorer.save_state());
+  }
+
+  // Takes the simulation back from fast mode's worker, at the cycle it reached there.
+  stopFast() {
+    if (this.fastStopping) return this.fastStopping;
+    if (!this.fast || !this.fast.active) return Promise.resolve();
+    const generation = this.scenarioGeneration;
+    this.fastStopping = this.fast.stop()
+      .then((state) => {
+        if (!state || generation !== this.scenarioGeneration) return;
+        const explorer = this.api.Explorer.restore(state);
+        this.explorer.free();
+        this.explorer = explorer;
+        this.views = null;
+      })
+      .catch((err) => {
+        this.showError('scenario', `fast mode could not hand the simulation back (${err.message}); it goes on from where fast mode began`);
+      })
+      .finally(() => {
+        this.fastStopping = null;
+        this.dirty = true;
+      });
+    return this.fastStopping;
+  }
+
+  // The latest frame of a fast-mode session, while one is running or stopping.
+  fastFrame() {
+    return this.fast && this.fast.frame ? this.fast.frame : null;
+  }
+
+  cycle() {
+    const f = this.fastFrame();
+    return f ? f.cycle : this.explorer.cycle();
+  }
+
+  liveStats() {
+    const f = this.fastFrame();
+    return JSON.parse(f ? f.stats : this.explorer.live_stats());
+  }
+
+  backtracks() {
+    const f = this.fastFrame();
+    return f ? f.backtracks : this.explorer.backtracks();
+  }
+
+  deadlockCycle() {
+    const f = this.fastFrame();
+    return JSON.parse(f && f.deadlockCycle ? f.deadlockCycle : this.explorer.deadlock_cycle());
+  }
+
   // Views into wasm memory; re-created whenever memory has grown or the arrays moved.
   stateViews() {
+    const f = this.fastFrame();
+    if (f) return { flits: f.flits, owner: f.owner, blocked: f.blocked, channelFlits: f.channelFlits };
     const e = this.explorer;
     const buffer = this.memory.buffer;
     const key = [e.vc_flits_ptr(), e.vc_owner_ptr(), e.vc_blocked_ptr(), e.channel_flits_ptr()];
@@ -370,7 +450,7 @@ class App {
   sampleHeat() {
     const { channelFlits } = this.stateViews();
     const { heat, heatFlits } = this;
-    const cycle = this.explorer.cycle();
+    const cycle = this.cycle();
     const cycles = cycle - this.heatCycle;
     if (cycles <= 0) return;
     const weight = 1 - Math.exp(-cycles / HEAT_CYCLES);
@@ -387,7 +467,9 @@ class App {
     this.lastFrame = now;
     if (this.playing && this.explorer) {
       if (this.speed === Infinity) {
-        this.startPump();
+        this.startFast();
+      } else if (this.fastStopping || (this.fast && this.fast.active)) {
+        this.stopFast();
       } else {
         const start = performance.now();
         this.owed = Math.min(this.owed + (this.speed * dt) / 1000, this.speed);
@@ -399,49 +481,15 @@ class App {
         }
       }
     }
-    // In fast mode frames are drawn at most FAST_FPS times a second: the rest is simulation.
-    const drawDue = this.speed !== Infinity || now - (this.lastDraw ?? 0) >= 1000 / FAST_FPS;
-    if (this.dirty && this.explorer && drawDue) {
+    if (this.dirty && this.explorer) {
       this.draw();
       this.dirty = false;
-      this.lastDraw = now;
     }
     if (now - (this.lastStatsAt ?? 0) > STATS_INTERVAL_MS) {
       this.lastStatsAt = now;
       if (this.explorer) this.updateStats();
     }
     requestAnimationFrame((t) => this.frame(t));
-  }
-
-  // "As fast as possible": simulate in short tasks scheduled back to back through a message
-  // channel, so the browser can render (and the frame loop draw) between any two of them.
-  startPump() {
-    if (this.pumping) return;
-    this.pumping = true;
-    if (!this.pumpChannel) {
-      this.pumpChannel = new MessageChannel();
-      this.pumpChannel.port1.onmessage = () => this.pump();
-    }
-    this.pumpChannel.port2.postMessage(0);
-  }
-
-  pump() {
-    if (!this.playing || this.speed !== Infinity || !this.explorer) {
-      this.pumping = false;
-      return;
-    }
-    // Chunks sized from the measured speed to take about CHUNK_MS each, so a slice never
-    // overruns its budget by much.
-    const start = performance.now();
-    for (let t = start; t - start < FAST_SLICE_MS;) {
-      this.explorer.step(this.chunk);
-      const now = performance.now();
-      this.chunk = Math.min(Math.max(Math.round((this.chunk * CHUNK_MS) / Math.max(now - t, 0.05)), 1), 1 << 14);
-      t = now;
-    }
-    this.sampleHeat();
-    this.dirty = true;
-    this.pumpChannel.port2.postMessage(0);
   }
 
   draw() {
@@ -473,7 +521,7 @@ class App {
       showLanes: $('show-lanes').checked,
       selected: this.selected,
     });
-    $('cycle-label').textContent = `cycle ${this.explorer.cycle().toLocaleString('en')}`;
+    $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
     if (this.selected >= 0) this.showRouter();
   }
 
@@ -481,17 +529,18 @@ class App {
   // BACKTRACK_MARK_CYCLES cycles after the backtrack, or BACKTRACK_MARK_MS after they were
   // first drawn when the simulation runs faster than that.
   collectBacktracks() {
-    const total = this.explorer.backtracks();
+    const f = this.fastFrame();
+    const total = this.backtracks();
     const fresh = total - this.backtracksSeen;
     this.backtracksSeen = total;
     const now = performance.now();
     if (fresh > 0) {
-      const log = this.explorer.recent_backtracks();
+      const log = f ? f.recentBacktracks : this.explorer.recent_backtracks();
       for (let i = Math.max(0, log.length / 2 - fresh); i < log.length / 2; i++) {
         this.backtrackMarks.push({ cycle: log[2 * i], channel: log[2 * i + 1], shown: now });
       }
     }
-    const cycle = this.explorer.cycle();
+    const cycle = this.cycle();
     const age = (m) => Math.min((cycle - m.cycle) / BACKTRACK_MARK_CYCLES, (now - m.shown) / BACKTRACK_MARK_MS);
     this.backtrackMarks = this.backtrackMarks.filter((m) => age(m) < 1);
     return this.backtrackMarks.map((m) => ({ ...m, age: Math.max(0, age(m)) }));
@@ -515,7 +564,7 @@ class App {
   }
 
   follow(id) {
-    this.followed = id === FREE ? null : { id, since: this.explorer.cycle(), trail: [], head: -1, gone: null };
+    this.followed = id === FREE ? null : { id, since: this.cycle(), trail: [], head: -1, gone: null };
     $('message').hidden = !this.followed;
     this.dirty = true;
   }
@@ -534,7 +583,7 @@ class App {
       inNetwork += flits[i];
       if (this.view.isHead((i / vcs) | 0, f.id, owner)) head = i;
     }
-    const cycle = this.explorer.cycle();
+    const cycle = this.cycle();
     const names = PORT_NAMES;
     let state;
     if (held === 0) {
@@ -663,7 +712,7 @@ class App {
   // ---- statistics, sweep and runs ---------------------------------------------------
 
   updateStats() {
-    const s = JSON.parse(this.explorer.live_stats());
+    const s = this.liveStats();
     const rate = Number(get(this.scenario, 'rate'));
     const latency = s.measuring && s.messages_measured > 0 ? s.latency_mean : null;
     this.charts.setLive({
@@ -686,14 +735,14 @@ class App {
       ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2)],
       ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`],
     ];
-    if (this.scouting) rows.push(['backtracks', this.explorer.backtracks().toLocaleString('en')]);
+    if (this.scouting) rows.push(['backtracks', this.backtracks().toLocaleString('en')]);
     if (get(this.scenario, 'routing') === 'chaos') rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
     const items = rows.flatMap(([k, v]) => [el('dt', {}, [k]), el('dd', {}, [v])]);
     if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time: the network is deadlocked']));
     if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
     $('live-numbers').replaceChildren(el('dl', {}, items));
     if (s.deadlock !== !!this.deadlock) {
-      this.deadlock = s.deadlock ? JSON.parse(this.explorer.deadlock_cycle()) : null;
+      this.deadlock = s.deadlock ? this.deadlockCycle() : null;
       this.showDeadlock();
       this.dirty = true;
     }
@@ -821,7 +870,7 @@ class App {
   results() {
     return {
       scenario: this.scenario,
-      live: JSON.parse(this.explorer.live_stats()),
+      live: this.liveStats(),
       run: this.lastRun,
       model: this.modelReport,
       sweep: this.charts.sweep.map((p) => ({ scenario_rate: p.rate, ...p.report })),
@@ -850,7 +899,7 @@ class App {
 
 async function main() {
   const { api, memory, module } = await loadWasm();
-  const app = new App(api, memory, new RunnerPool(module));
+  const app = new App(api, memory, new RunnerPool(module), module);
   const linkError = location.hash.length > 1 ? app.apply(location.hash.slice(1), { context: 'link' }) : null;
   if (!app.scenario) app.apply(api.default_scenario());
   if (linkError) app.showError('link', linkError, 'The page shows the default scenario instead.');
@@ -864,7 +913,7 @@ async function main() {
     play: () => app.play(),
     pause: () => app.pause(),
     step: (cycles = 1) => app.step(Math.max(1, Math.floor(Number(cycles)) || 1)),
-    stats: () => JSON.parse(app.explorer.live_stats()),
+    stats: () => app.liveStats(),
     run: () => app.run(),
     presets: () => PRESETS.map((p) => ({ title: p.title, scenario: p.scenario })),
     loadPreset: (i) => app.loadPreset(i),
@@ -873,7 +922,7 @@ async function main() {
     // What the last frame drew on top of the worms: the deadlock cycle, the broadcast tree and
     // the backtracks marked.
     overlays: () => app.drawn,
-    deadlockCycle: () => JSON.parse(app.explorer.deadlock_cycle()),
+    deadlockCycle: () => app.deadlockCycle(),
     vcClasses: () => JSON.parse(app.explorer.vc_classes()),
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
     selectNode: (node) => app.selectNode(node),

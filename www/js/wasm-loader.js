@@ -57,16 +57,23 @@ export class RunnerPool {
   }
 }
 
+// A worker running worker.js with the simulator's module.
+function startWorker(module) {
+  const dist = globalThis.__torusDist;
+  const url = dist
+    ? URL.createObjectURL(new Blob([dist.worker], { type: 'text/javascript' }))
+    : new URL('./worker.js', import.meta.url);
+  // The single-file build's worker is a classic script (file:// pages cannot start module
+  // workers from blobs).
+  const worker = new Worker(url, dist ? {} : { type: 'module' });
+  worker.postMessage({ op: 'init', module });
+  return worker;
+}
+
 // Whole runs and model evaluations in a worker; requests are answered in order.
 export class Runner {
   constructor(module) {
-    const dist = globalThis.__torusDist;
-    const url = dist
-      ? URL.createObjectURL(new Blob([dist.worker], { type: 'text/javascript' }))
-      : new URL('./worker.js', import.meta.url);
-    // The single-file build's worker is a classic script (file:// pages cannot start module
-    // workers from blobs).
-    this.worker = new Worker(url, dist ? {} : { type: 'module' });
+    this.worker = startWorker(module);
     this.pending = new Map();
     this.nextId = 1;
     this.worker.onerror = (e) => {
@@ -83,7 +90,6 @@ export class Runner {
       if (ok) p.resolve(JSON.parse(json));
       else p.reject(new Error(error));
     };
-    this.worker.postMessage({ op: 'init', module });
   }
 
   request(message) {
@@ -102,5 +108,70 @@ export class Runner {
   // `torus model` for the scenario and the model's latency at each of `rates`.
   model(scenario, rates) {
     return this.request({ op: 'model', scenario, rates });
+  }
+}
+
+// Fast mode ("as fast as possible") in a worker of its own, so that drawing and the browser's
+// own work do not take turns with the simulation on the main thread. The page hands over its
+// simulation as saved state (Explorer.save_state); the worker runs it and posts a frame about
+// every 50 ms (cycle, live statistics, copies of the VC arrays and channel counters), and hands
+// the state back on stop. One session at a time; a stale session's messages are ignored.
+export class FastMode {
+  constructor(module, { onFrame, onError }) {
+    this.worker = startWorker(module);
+    this.session = 0;
+    this.active = false;
+    this.frame = null;
+    this.stopping = null;
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      onError(new Error(`fast mode's worker failed: ${e.message || 'it could not start'}`));
+    };
+    this.worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.session !== this.session) return;
+      if (m.op === 'fast-frame') {
+        this.frame = m;
+        onFrame(m);
+      } else if (m.op === 'fast-state') {
+        this.stopping.resolve(m.state);
+      } else if (m.op === 'fast-error') {
+        this.active = false;
+        this.session++;
+        this.frame = null;
+        if (this.stopping) this.stopping.reject(new Error(m.error));
+        else onError(new Error(m.error));
+      }
+    };
+  }
+
+  // Hands over a simulation's saved state and starts running it.
+  start(state) {
+    this.session++;
+    this.active = true;
+    this.frame = null;
+    this.worker.postMessage({ op: 'fast-start', session: this.session, state }, [state.buffer]);
+  }
+
+  // Stops the session; resolves with its state at the cycle it reached.
+  stop() {
+    if (!this.active) return Promise.resolve(null);
+    this.active = false;
+    const session = this.session;
+    const done = new Promise((resolve, reject) => { this.stopping = { resolve, reject }; });
+    this.worker.postMessage({ op: 'fast-stop', session });
+    return done.finally(() => {
+      this.stopping = null;
+      this.frame = null;
+    });
+  }
+
+  // Abandons the session without waiting for its state (the page moved on to another scenario).
+  discard() {
+    if (!this.active) return;
+    this.active = false;
+    this.worker.postMessage({ op: 'fast-stop', session: this.session });
+    this.session++;
+    this.frame = null;
   }
 }

@@ -1,11 +1,73 @@
 // Off the main thread: whole runs (warm-up, measurement, drain: exactly `torus run`) and the
-// models (`torus model` and the model's latency curve), one request at a time.
-import init, { run, model, model_curve as modelCurve } from '../pkg/torus_explorer.js';
+// models (`torus model` and the model's latency curve), one request at a time; and the page's
+// fast mode, in a worker of its own (see FastMode in wasm-loader.js).
+import init, { run, model, model_curve as modelCurve, Explorer } from '../pkg/torus_explorer.js';
 
 const OPS = {
   run: (m) => run(m.scenario),
   model: (m) => `{"report":${model(m.scenario)},"curve":${modelCurve(m.scenario, new Float64Array(m.rates))}}`,
 };
+
+// Fast mode: the page's simulation, handed over as saved state, runs here as fast as it can;
+// every FRAME_MS a frame (the VC arrays the page draws, the live statistics) is posted back,
+// and on `fast-stop` the state goes back to the page.
+const FRAME_MS = 50;
+const CHUNK_MS = 2;
+let fast = null;
+const yieldChannel = new MessageChannel();
+yieldChannel.port1.onmessage = () => fastSlice();
+
+function fastSlice() {
+  const session = fast;
+  if (!session) return;
+  const e = session.explorer;
+  const start = performance.now();
+  for (let t = start; t - start < FRAME_MS;) {
+    e.step(session.chunk);
+    const now = performance.now();
+    session.chunk = Math.min(Math.max(Math.round((session.chunk * CHUNK_MS) / Math.max(now - t, 0.05)), 1), 1 << 14);
+    t = now;
+  }
+  postFrame(session);
+  // Through a message, not setTimeout, which browsers delay by 4 ms once nested: the page's
+  // messages (fast-stop) are handled between slices.
+  yieldChannel.port2.postMessage(0);
+}
+
+function postFrame(session) {
+  const e = session.explorer;
+  const stats = e.live_stats();
+  self.postMessage({
+    op: 'fast-frame',
+    session: session.id,
+    cycle: e.cycle(),
+    stats,
+    flits: e.vc_flits(),
+    owner: e.vc_owner(),
+    blocked: e.vc_blocked(),
+    channelFlits: e.channel_flits(),
+    backtracks: e.backtracks(),
+    recentBacktracks: e.recent_backtracks(),
+    deadlockCycle: JSON.parse(stats).deadlock ? e.deadlock_cycle() : null,
+  });
+}
+
+function fastStart(m) {
+  fastStop();
+  fast = { id: m.session, explorer: Explorer.restore(new Uint8Array(m.state)), chunk: 16 };
+  postFrame(fast);
+  yieldChannel.port2.postMessage(0);
+}
+
+// Ends the session, if any; returns its state.
+function fastStop() {
+  const session = fast;
+  fast = null;
+  if (!session) return null;
+  const state = session.explorer.save_state();
+  session.explorer.free();
+  return { session: session.id, state };
+}
 
 let ready;
 self.onmessage = async (e) => {
@@ -15,6 +77,20 @@ self.onmessage = async (e) => {
     return;
   }
   await ready;
+  if (m.op === 'fast-start' || m.op === 'fast-stop') {
+    try {
+      if (m.op === 'fast-start') {
+        fastStart(m);
+      } else {
+        const stopped = fastStop();
+        if (stopped && stopped.session === m.session) self.postMessage({ op: 'fast-state', ...stopped }, [stopped.state.buffer]);
+      }
+    } catch (err) {
+      fast = null;
+      self.postMessage({ op: 'fast-error', session: m.session, error: String(err && err.message ? err.message : err) });
+    }
+    return;
+  }
   try {
     self.postMessage({ id: m.id, ok: true, json: OPS[m.op](m) });
   } catch (err) {
