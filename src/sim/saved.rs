@@ -3,12 +3,9 @@
 //! as if it had never moved (same scenario and seed, same results).
 //!
 //! Only what changes as the simulation runs is kept; the rest (topology, routing tables, the
-//! places of the VCs) is built again from the scenario. [`Simulation::save`] names every field
-//! of [`Simulation`] without `..`, so a field added later does not compile until it is either
-//! saved or said to be rebuilt.
-//!
-//! The lists of fields are checked by the compiler both ways: `save` destructures the whole
-//! simulation and `restore` the whole saved state, each under `deny(unused_variables)`.
+//! places of the VCs) is built again from the scenario. The two lists in [`saved_state!`]
+//! name every field of [`Simulation`] once, which the compiler checks: a field added later
+//! does not compile until it is either saved or said to be rebuilt.
 //!
 //! The bytes are meant for the build that wrote them (the page and its workers load one
 //! module); other bytes get an error, not a panic, as far as their shape shows.
@@ -27,47 +24,104 @@ use std::fmt;
 /// Bumped whenever the saved fields change.
 const FORMAT: u32 = 1;
 
-#[derive(Serialize, Deserialize)]
-struct SavedState {
-    format: u32,
-    /// The canonical scenario string.
-    scenario: String,
-    traffic_rng: Rng,
-    routing_rng: Rng,
-    cycle: u64,
-    mq_free: Table<u64>,
-    outstanding: Table<u32>,
-    misroutes: u64,
-    vc: Table<Vc>,
-    fifo: Table<u32>,
-    busy_vcs: Table<u8>,
-    channels_at_level: Table<u64>,
-    source_queue: Vec<VecDeque<u32>>,
-    next_arrival: Table<f64>,
-    calendar: Calendar,
-    active_vcs: Table<u64>,
-    parked_vcs: Table<u64>,
-    active_routers: Table<u64>,
-    messages: Table<Message>,
-    free_messages: Vec<u32>,
-    next_id: u64,
-    stats: Stats,
-    broadcasts: Vec<BroadcastState>,
-    free_broadcasts: Vec<u32>,
-    probes: Vec<Probe>,
-    acks: Vec<Vec<(u32, u32)>>,
-    backtracks: u64,
-    generating: bool,
-    saturated: bool,
-    deadlock: bool,
-    last_move: u64,
-    flits_in_network: u64,
-    messages_queued: u64,
-    flit_hops: u64,
-    labelled_outstanding: u64,
-    delivery_log: Option<Vec<Delivery>>,
-    flits_generated: u64,
-    flits_delivered: u64,
+/// Declares the saved state from two lists that together name every field of [`Simulation`]
+/// once: the fields saved (with their types) and the fields rebuilt from the scenario. A field
+/// missing from both, or named twice, does not compile.
+macro_rules! saved_state {
+    (saved { $($field:ident: $ty:ty,)* } rebuilt { $($rebuilt:ident,)* }) => {
+        #[derive(Serialize, Deserialize)]
+        struct SavedState {
+            format: u32,
+            /// The canonical scenario string.
+            scenario: String,
+            $($field: $ty,)*
+        }
+
+        impl SavedState {
+            fn of(sim: &Simulation) -> SavedState {
+                let Simulation { $($field: _,)* $($rebuilt: _,)* } = sim;
+                SavedState { format: FORMAT, scenario: sim.scenario.canonical(), $($field: sim.$field.clone(),)* }
+            }
+
+            fn restore_into(self, sim: &mut Simulation) {
+                $(sim.$field = self.$field;)*
+            }
+        }
+    };
+}
+
+saved_state! {
+    saved {
+        traffic_rng: Rng,
+        routing_rng: Rng,
+        cycle: u64,
+        mq_free: Table<u64>,
+        outstanding: Table<u32>,
+        misroutes: u64,
+        vc: Table<Vc>,
+        fifo: Table<u32>,
+        busy_vcs: Table<u8>,
+        channels_at_level: Table<u64>,
+        source_queue: Vec<VecDeque<u32>>,
+        next_arrival: Table<f64>,
+        calendar: Calendar,
+        active_vcs: Table<u64>,
+        parked_vcs: Table<u64>,
+        active_routers: Table<u64>,
+        messages: Table<Message>,
+        free_messages: Vec<u32>,
+        next_id: u64,
+        stats: Stats,
+        broadcasts: Vec<BroadcastState>,
+        free_broadcasts: Vec<u32>,
+        probes: Vec<Probe>,
+        acks: Vec<Vec<(u32, u32)>>,
+        backtracks: u64,
+        generating: bool,
+        saturated: bool,
+        deadlock: bool,
+        last_move: u64,
+        flits_in_network: u64,
+        messages_queued: u64,
+        flit_hops: u64,
+        labelled_outstanding: u64,
+        delivery_log: Option<Vec<Delivery>>,
+        flits_generated: u64,
+        flits_delivered: u64,
+    }
+    rebuilt {
+        scenario,
+        torus,
+        routing,
+        atomic_vcs,
+        all_vcs_mask,
+        pattern,
+        len,
+        buf,
+        vcs,
+        ports,
+        net_vcs,
+        mq,
+        mq_base,
+        cut_through,
+        outstanding_limit,
+        place,
+        all_vcs,
+        in_channel,
+        input_vcs,
+        locals,
+        local_class,
+        active_shift,
+        parks,
+        queue_cap,
+        scout,
+        // Scratch, empty between cycles.
+        due,
+        moves,
+        move_count,
+        contenders,
+        tree_ports,
+    }
 }
 
 /// Bytes that are not a state saved by this build.
@@ -85,117 +139,7 @@ impl std::error::Error for RestoreError {}
 impl Simulation {
     /// The state, as bytes for [`Simulation::restore`]. Between cycles only.
     pub fn save(&self) -> Vec<u8> {
-        #[deny(unused_variables)]
-        let Simulation {
-            scenario,
-            torus: _,
-            routing: _,
-            atomic_vcs: _,
-            all_vcs_mask: _,
-            pattern: _,
-            traffic_rng,
-            routing_rng,
-            cycle,
-            len: _,
-            buf: _,
-            vcs: _,
-            ports: _,
-            net_vcs: _,
-            mq: _,
-            mq_base: _,
-            mq_free,
-            cut_through: _,
-            outstanding_limit: _,
-            outstanding,
-            misroutes,
-            vc,
-            place: _,
-            fifo,
-            all_vcs: _,
-            busy_vcs,
-            channels_at_level,
-            in_channel: _,
-            source_queue,
-            next_arrival,
-            calendar,
-            // Scratch: empty between cycles.
-            due: _,
-            input_vcs: _,
-            locals: _,
-            local_class: _,
-            active_vcs,
-            active_shift: _,
-            parked_vcs,
-            parks: _,
-            active_routers,
-            queue_cap: _,
-            messages,
-            free_messages,
-            next_id,
-            moves: _,
-            move_count: _,
-            contenders: _,
-            stats,
-            broadcasts,
-            free_broadcasts,
-            tree_ports: _,
-            scout: _,
-            probes,
-            acks,
-            backtracks,
-            generating,
-            saturated,
-            deadlock,
-            last_move,
-            flits_in_network,
-            messages_queued,
-            flit_hops,
-            labelled_outstanding,
-            delivery_log,
-            flits_generated,
-            flits_delivered,
-        } = self;
-        let saved = SavedState {
-            format: FORMAT,
-            scenario: scenario.canonical(),
-            traffic_rng: traffic_rng.clone(),
-            routing_rng: routing_rng.clone(),
-            cycle: *cycle,
-            mq_free: mq_free.clone(),
-            outstanding: outstanding.clone(),
-            misroutes: *misroutes,
-            vc: vc.clone(),
-            fifo: fifo.clone(),
-            busy_vcs: busy_vcs.clone(),
-            channels_at_level: channels_at_level.clone(),
-            source_queue: source_queue.clone(),
-            next_arrival: next_arrival.clone(),
-            calendar: calendar.clone(),
-            active_vcs: active_vcs.clone(),
-            parked_vcs: parked_vcs.clone(),
-            active_routers: active_routers.clone(),
-            messages: messages.clone(),
-            free_messages: free_messages.clone(),
-            next_id: *next_id,
-            stats: stats.clone(),
-            broadcasts: broadcasts.clone(),
-            free_broadcasts: free_broadcasts.clone(),
-            probes: probes.clone(),
-            acks: acks.clone(),
-            backtracks: *backtracks,
-            generating: *generating,
-            saturated: *saturated,
-            deadlock: *deadlock,
-            last_move: *last_move,
-            flits_in_network: *flits_in_network,
-            messages_queued: *messages_queued,
-            flit_hops: *flit_hops,
-            labelled_outstanding: *labelled_outstanding,
-            delivery_log: delivery_log.clone(),
-            flits_generated: *flits_generated,
-            flits_delivered: *flits_delivered,
-        };
-        postcard::to_allocvec(&saved).expect("a simulation's state always serialises")
+        postcard::to_allocvec(&SavedState::of(self)).expect("a simulation's state always serialises")
     }
 
     /// The simulation [`Simulation::save`] wrote into `bytes`, ready to go on from the cycle
@@ -223,83 +167,7 @@ impl Simulation {
         if !same_shape {
             return Err(RestoreError(format!("its tables do not fit its scenario {}", saved.scenario)));
         }
-        #[deny(unused_variables)]
-        let SavedState {
-            format: _,
-            scenario: _,
-            traffic_rng,
-            routing_rng,
-            cycle,
-            mq_free,
-            outstanding,
-            misroutes,
-            vc,
-            fifo,
-            busy_vcs,
-            channels_at_level,
-            source_queue,
-            next_arrival,
-            calendar,
-            active_vcs,
-            parked_vcs,
-            active_routers,
-            messages,
-            free_messages,
-            next_id,
-            stats,
-            broadcasts,
-            free_broadcasts,
-            probes,
-            acks,
-            backtracks,
-            generating,
-            saturated,
-            deadlock,
-            last_move,
-            flits_in_network,
-            messages_queued,
-            flit_hops,
-            labelled_outstanding,
-            delivery_log,
-            flits_generated,
-            flits_delivered,
-        } = saved;
-        sim.traffic_rng = traffic_rng;
-        sim.routing_rng = routing_rng;
-        sim.cycle = cycle;
-        sim.mq_free = mq_free;
-        sim.outstanding = outstanding;
-        sim.misroutes = misroutes;
-        sim.vc = vc;
-        sim.fifo = fifo;
-        sim.busy_vcs = busy_vcs;
-        sim.channels_at_level = channels_at_level;
-        sim.source_queue = source_queue;
-        sim.next_arrival = next_arrival;
-        sim.calendar = calendar;
-        sim.active_vcs = active_vcs;
-        sim.parked_vcs = parked_vcs;
-        sim.active_routers = active_routers;
-        sim.messages = messages;
-        sim.free_messages = free_messages;
-        sim.next_id = next_id;
-        sim.stats = stats;
-        sim.broadcasts = broadcasts;
-        sim.free_broadcasts = free_broadcasts;
-        sim.probes = probes;
-        sim.acks = acks;
-        sim.backtracks = backtracks;
-        sim.generating = generating;
-        sim.saturated = saturated;
-        sim.deadlock = deadlock;
-        sim.last_move = last_move;
-        sim.flits_in_network = flits_in_network;
-        sim.messages_queued = messages_queued;
-        sim.flit_hops = flit_hops;
-        sim.labelled_outstanding = labelled_outstanding;
-        sim.delivery_log = delivery_log;
-        sim.flits_generated = flits_generated;
-        sim.flits_delivered = flits_delivered;
+        saved.restore_into(&mut sim);
         Ok(sim)
     }
 }
