@@ -232,4 +232,29 @@ mod tests {
         let error = Simulation::restore(&postcard::to_allocvec(&bigger).unwrap()).err().expect("another network's tables are refused");
         assert!(error.to_string().contains("do not fit"), "{error}");
     }
+
+    /// Random bytes, and saved states with bytes overwritten or cut short, give an error or a
+    /// simulation, never a panic while reading them.
+    #[test]
+    fn damaged_bytes_never_panic() {
+        let mut sim = Simulation::new(&Scenario::parse("k=4&routing=dor&len=4&rate=0.1").unwrap()).unwrap();
+        for _ in 0..300 {
+            sim.step();
+        }
+        let bytes = sim.save();
+        let mut rng = crate::rng::Rng::new(5, crate::rng::Stream::Traffic);
+        let mut refused = 0;
+        for _ in 0..2_000 {
+            let mut damaged = bytes.clone();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(damaged.len() as u32) as usize;
+                damaged[at] = rng.next_u64() as u8;
+            }
+            damaged.truncate(damaged.len() - rng.below(3) as usize);
+            refused += Simulation::restore(&damaged).is_err() as u32;
+            let noise: Vec<u8> = (0..rng.below(200)).map(|_| rng.next_u64() as u8).collect();
+            assert!(Simulation::restore(&noise).is_err());
+        }
+        assert!(refused > 1_000, "most damaged states are refused ({refused} of 2000)");
+    }
 }
