@@ -141,3 +141,48 @@ test('fast mode runs in a worker and hands back the very simulation it was given
   assert.deepEqual(handedOver, straight);
   assert.deepEqual(errors, []);
 });
+
+test('leaving fast mode, resetting in it and choosing a router in it all work', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=dor&rate=0.03&len=16&seed=4&warmup=200&cycles=5000`);
+  const stats = () => page.evaluate(() => window.torusExplorer.stats());
+  const setSpeed = async (v) => {
+    await page.fill('#speed', String(v));
+    await page.dispatchEvent('#speed', 'input');
+  };
+  await setSpeed(100);
+  await page.evaluate(() => window.torusExplorer.play());
+  await page.waitForFunction(() => window.torusExplorer.stats().cycle > 3000);
+
+  // A slower speed while playing: the simulation comes back to the main thread and goes on
+  // from where the worker left it, at the set pace.
+  await setSpeed(50);
+  await page.waitForFunction(() => document.getElementById('speed-label').textContent === '100 cycles/s');
+  await page.waitForTimeout(300);
+  const back = (await stats()).cycle;
+  await page.waitForTimeout(1000);
+  const later = (await stats()).cycle;
+  assert.ok(back > 3000 && later > back && later - back < 1000, `slow again after fast: ${back} then ${later}`);
+
+  // Reset while fast mode runs: a fresh simulation from cycle 0, in fast mode again (the
+  // worker's session of the old one is dropped).
+  await setSpeed(100);
+  await page.waitForFunction(() => window.torusExplorer.stats().cycle > 150000, null, { timeout: 60000 });
+  const before = (await stats()).cycle;
+  await page.click('#reset');
+  const reset = (await stats()).cycle;
+  assert.ok(reset < before, `reset starts again (cycle ${before}, then ${reset})`);
+  await page.waitForFunction((c) => window.torusExplorer.stats().cycle > c + 5000, reset);
+
+  // A router chosen while fast mode runs: its panel shows the input VCs of the frames the
+  // worker posts, and the cycle label keeps up with the worker.
+  const box = await page.locator('#torus').boundingBox();
+  await page.mouse.click(box.x + box.width / 16, box.y + box.height / 16);
+  assert.match(await page.locator('#router-title').textContent(), /node 56 \(x = 0, y = 7\)/);
+  assert.equal(await page.locator('#router-table tbody tr').count(), 4 * 2, 'four input ports × two VCs');
+  const label = async () => Number((await page.locator('#cycle-label').textContent()).replace(/\D/g, ''));
+  const shown = await label();
+  await page.waitForTimeout(500);
+  assert.ok(await label() > shown + 1000, 'the cycle label follows fast mode');
+  assert.match(await page.locator('#router-table tbody').textContent(), /\d+ \/ 4/);
+  assert.deepEqual(errors, []);
+});
