@@ -123,9 +123,17 @@ export class FastMode {
     this.active = false;
     this.frame = null;
     this.stopping = null;
+    // A failed session ends at once; the page keeps the simulation it handed over.
+    const fail = (error) => {
+      this.active = false;
+      this.session++;
+      this.frame = null;
+      if (this.stopping) this.stopping.reject(error);
+      else onError(error);
+    };
     this.worker.onerror = (e) => {
       e.preventDefault();
-      onError(new Error(`fast mode's worker failed: ${e.message || 'it could not start'}`));
+      fail(new Error(`fast mode's worker failed: ${e.message || 'it could not start'}`));
     };
     this.worker.onmessage = (e) => {
       const m = e.data;
@@ -136,11 +144,7 @@ export class FastMode {
       } else if (m.op === 'fast-state') {
         this.stopping.resolve(m.state);
       } else if (m.op === 'fast-error') {
-        this.active = false;
-        this.session++;
-        this.frame = null;
-        if (this.stopping) this.stopping.reject(new Error(m.error));
-        else onError(new Error(m.error));
+        fail(new Error(m.error));
       }
     };
   }
