@@ -174,7 +174,7 @@ export class FastMode {
   discard() {
     if (!this.active) return;
     this.active = false;
-    this.worker.postMessage({ op: 'fast-stop', session: this.session });
+    this.worker.postMessage({ op: 'fast-stop', session: this.session, discard: true });
     this.session++;
     this.frame = null;
   }

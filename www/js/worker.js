@@ -53,20 +53,23 @@ function postFrame(session) {
 }
 
 function fastStart(m) {
-  fastStop();
+  fastStop({});
   fast = { id: m.session, explorer: Explorer.restore(new Uint8Array(m.state)), chunk: 16 };
   postFrame(fast);
   yieldChannel.port2.postMessage(0);
 }
 
-// Ends the session, if any; returns its state.
-function fastStop() {
+// Ends the running session, if any; its state goes back to the page if the page asked for
+// this session's (and not when it dropped the session).
+function fastStop(m) {
   const session = fast;
   fast = null;
-  if (!session) return null;
-  const state = session.explorer.save_state();
+  if (!session) return;
+  if (session.id === m.session && !m.discard) {
+    const state = session.explorer.save_state();
+    self.postMessage({ op: 'fast-state', session: session.id, state }, [state.buffer]);
+  }
   session.explorer.free();
-  return { session: session.id, state };
 }
 
 let ready;
@@ -79,12 +82,8 @@ self.onmessage = async (e) => {
   await ready;
   if (m.op === 'fast-start' || m.op === 'fast-stop') {
     try {
-      if (m.op === 'fast-start') {
-        fastStart(m);
-      } else {
-        const stopped = fastStop();
-        if (stopped && stopped.session === m.session) self.postMessage({ op: 'fast-state', ...stopped }, [stopped.state.buffer]);
-      }
+      if (m.op === 'fast-start') fastStart(m);
+      else fastStop(m);
     } catch (err) {
       fast = null;
       self.postMessage({ op: 'fast-error', session: m.session, error: String(err && err.message ? err.message : err) });
