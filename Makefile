@@ -3,6 +3,7 @@
 #   make serve   build the page and serve www/ on http://127.0.0.1:$(PORT)
 #   make test    native tests, wasm build, headless-Chromium browser tests
 #   make dist    dist/torus-explorer.html, one self-contained file that works from file://
+#   make cli-pgo a profile-guided build of the CLI for long sweeps (target/pgo/release/torus)
 #
 # Every target installs what it is missing (wasm32 target, wasm-bindgen-cli, npm packages).
 
@@ -22,7 +23,7 @@ WASM_OPT_INLINING := --one-caller-inline-max-function-size=2000
 
 
 .PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
-.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli bench bench-page clean
+.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
 	@echo "==> serving www/ at http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
@@ -81,6 +82,27 @@ bench: wasm cli
 	@echo "==> simulator speed: native torus bench, the same scenarios in wasm under Node, scaling"
 	node scripts/bench-node.mjs
 	target/release/torus bench --scaling --cycles 50000
+
+# A profile-guided build of the CLI for long sweeps: instrumented build, a training run on
+# torus bench's scenarios and its scaling sizes, optimised build, then a check that it
+# simulates exactly as the plain build does. See docs/performance.md (Profile-guided build).
+PGO := target/pgo
+LLVM_PROFDATA = $(shell rustc --print sysroot)/lib/rustlib/$(shell rustc -vV | sed -n 's/^host: //p')/bin/llvm-profdata
+
+cli-pgo: cli
+	@echo "==> checking rustup's llvm-tools (llvm-profdata)"
+	@test -x $(LLVM_PROFDATA) || rustup component add llvm-tools
+	@echo "==> instrumented build of torus"
+	rm -rf $(PGO)/profiles
+	RUSTFLAGS="-Cprofile-generate=$(CURDIR)/$(PGO)/profiles" cargo build --release --bin torus --target-dir $(PGO)/instrumented
+	@echo "==> training run: torus bench and torus bench --scaling"
+	$(PGO)/instrumented/release/torus bench --cycles 20000 > /dev/null
+	$(PGO)/instrumented/release/torus bench --scaling --cycles 5000 > /dev/null
+	$(LLVM_PROFDATA) merge -o $(PGO)/merged.profdata $(PGO)/profiles
+	@echo "==> optimised build: $(PGO)/release/torus"
+	RUSTFLAGS="-Cprofile-use=$(CURDIR)/$(PGO)/merged.profdata" cargo build --release --bin torus --target-dir $(PGO)
+	@echo "==> checking that it simulates exactly as target/release/torus"
+	python3 scripts/same-results.py target/release/torus $(PGO)/release/torus
 
 bench-page: dist cli
 	@echo "==> page speed in headless Chromium (frame-rate limit off) beside native torus bench"
