@@ -50,7 +50,7 @@ pub use view::VcSnapshot;
 use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use arrivals::Calendar;
-use table::Table;
+pub use table::Table;
 use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
