@@ -82,6 +82,8 @@ bench: wasm cli
 	@echo "==> simulator speed: native torus bench, the same scenarios in wasm under Node, scaling"
 	node scripts/bench-node.mjs
 	target/release/torus bench --scaling --cycles 50000
+	@echo "==> the simulator beside its twin stripped to the DOR 1-flit benchmark (examples/lean_kernel)"
+	cargo run --release --example lean_kernel -- --rounds 5
 
 # A profile-guided build of the CLI for long sweeps: instrumented build, a training run on
 # torus bench's scenarios and its scaling sizes, optimised build, then a check that it
