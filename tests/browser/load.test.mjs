@@ -54,3 +54,44 @@ test('single-file build loads from file:// with no console errors', async () => 
   const ms = await checkPage(`${DIST_URL}#${SMALL}`);
   console.log(`dist page ready in ${ms} ms`);
 });
+
+// Someone opening a shared link on a phone sees the torus first, across the screen, and
+// nothing wider than the screen; the charts follow the window when it is resized.
+async function layout(page) {
+  return page.evaluate(() => {
+    const torus = document.getElementById('torus').getBoundingClientRect();
+    const form = document.querySelector('.controls').getBoundingClientRect();
+    return {
+      viewport: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      torusWidth: torus.width,
+      torusAboveForm: torus.bottom <= form.top,
+      charts: [...document.querySelectorAll('.plot canvas')].map((c) => c.getBoundingClientRect().right),
+    };
+  });
+}
+
+test('phone-sized window: torus first and full width, nothing overflows, charts follow resizes', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto(`${server.url}#${SMALL}`);
+  await page.waitForFunction(() => window.torusExplorer !== undefined);
+  let l = await layout(page);
+  assert.equal(l.scrollWidth, 360, 'no horizontal scrolling on a phone');
+  assert.ok(l.torusWidth >= 300, `torus drawn across the screen (${l.torusWidth}px)`);
+  assert.ok(l.torusAboveForm, 'torus above the scenario form');
+  assert.ok(l.charts.length >= 4 && l.charts.every((right) => right <= 360), `charts inside the screen: ${l.charts}`);
+
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.plot canvas')].every((c) => c.getBoundingClientRect().width > 360));
+  l = await layout(page);
+  assert.ok(!l.torusAboveForm, 'three columns again on a wide window');
+  await page.setViewportSize({ width: 400, height: 780 });
+  await page.waitForFunction(() => document.documentElement.scrollWidth === 400);
+  l = await layout(page);
+  assert.ok(l.charts.every((right) => right <= 400), `charts shrank with the window: ${l.charts}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

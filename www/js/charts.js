@@ -95,6 +95,9 @@ function emptyNote(u, text) {
   ctx.restore();
 }
 
+// The narrowest a chart gets, in CSS pixels: a 320-pixel phone's column.
+const MIN_WIDTH = 280;
+
 class Chart {
   constructor(parent, { id, title, xLabel, yLabel, series, draw, bars, xFromZero, xAlso, yRange, empty }) {
     this.title = title;
@@ -116,7 +119,7 @@ class Chart {
       if (show) this.fillTable();
     });
     pngButton.addEventListener('click', () => this.exportPng());
-    const width = Math.max(300, parent.clientWidth - 8 || 380);
+    const width = Math.max(MIN_WIDTH, parent.clientWidth - 8 || 380);
     const opts = {
       width,
       height: 150,
@@ -152,6 +155,12 @@ class Chart {
     };
     this.data = [[], ...series.map(() => [])];
     this.plot = new uPlot(opts, this.data, this.plotBox);
+    // The columns change width with the window (a phone turned, a window dragged onto a
+    // projector's screen), and the plot follows its column.
+    new ResizeObserver(() => {
+      const fits = Math.max(MIN_WIDTH, parent.clientWidth - 8);
+      if (parent.clientWidth > 0 && fits !== this.plot.width) this.plot.setSize({ width: fits, height: this.plot.height });
+    }).observe(parent);
   }
 
   set(data) {
