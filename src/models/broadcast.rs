@@ -105,26 +105,29 @@ pub struct BroadcastModel {
     pub reading: BroadcastReading,
 }
 
+/// How a reason names the model: it describes Duato's routing with β = 0 too, where "the
+/// broadcast model" would leave a reader wondering which broadcasts.
+const MODEL: &str = "seed 003's model of Duato's routing (with or without broadcasts)";
+
 /// Why the broadcast model does not describe `s`, or `Ok` when its assumptions hold.
 pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
     if s.routing != RoutingKind::Duato {
         return Err(format!(
-            "the broadcast model assumes Duato's routing (V − 2 adaptive + 2 deterministic VCs, \
-             routing=duato); routing={} is not",
+            "{MODEL} is for routing=duato (V − 2 adaptive + 2 deterministic VCs); routing={} is not",
             s.routing
         ));
     }
     if s.switching != Switching::Wormhole {
-        return Err(format!("the broadcast model assumes wormhole switching; switching={}", s.switching));
+        return Err(format!("{MODEL} assumes wormhole switching; switching={}", s.switching));
     }
     if s.traffic != TrafficKind::Uniform {
-        return Err(format!("the broadcast model assumes uniform unicast destinations; {} is not uniform", s.traffic));
+        return Err(format!("{MODEL} assumes uniform unicast destinations; {} is not uniform", s.traffic));
     }
     if s.n != 2 {
-        return Err(format!("the broadcast model is for 2-D tori; n = {}", s.n));
+        return Err(format!("{MODEL} is for 2-D tori; n = {}", s.n));
     }
     if s.k < 3 {
-        return Err(format!("the broadcast spanning tree of the model needs k ≥ 3; k = {}", s.k));
+        return Err(format!("{MODEL} needs k ≥ 3 for its broadcast spanning tree; k = {}", s.k));
     }
     if s.vcs < 3 {
         return Err(format!(
@@ -704,6 +707,7 @@ mod tests {
         for (s, reason) in cases {
             let message = assumptions_hold(&s).expect_err(reason);
             assert!(message.contains(reason), "{message:?} should say {reason:?}");
+            assert!(message.contains("Duato's routing"), "{message:?} should name the routing the model is of");
         }
     }
 }
