@@ -76,13 +76,16 @@ test('phone-sized window: torus first and full width, nothing overflows, charts 
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.setViewportSize({ width: 360, height: 780 });
-  await page.goto(`${server.url}#${SMALL}`);
-  await page.waitForFunction(() => window.torusExplorer !== undefined);
+  // A scenario with a model, so that the model panel's table is on the page too.
+  await page.goto(`${server.url}#k=8&routing=duato&rate=0.03&len=8&vcs=4&warmup=100&cycles=1000`);
+  await page.waitForFunction(() => window.torusExplorer !== undefined && document.querySelector('#model table') !== null);
   let l = await layout(page);
   assert.equal(l.scrollWidth, 360, 'no horizontal scrolling on a phone');
   assert.ok(l.torusWidth >= 300, `torus drawn across the screen (${l.torusWidth}px)`);
   assert.ok(l.torusAboveForm, 'torus above the scenario form');
   assert.ok(l.charts.length >= 4 && l.charts.every((right) => right <= 360), `charts inside the screen: ${l.charts}`);
+  const modelTable = await page.evaluate(() => document.querySelector('#model table').getBoundingClientRect().right);
+  assert.ok(modelTable <= 360, `model table inside the screen (right edge ${modelTable})`);
 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.waitForFunction(() => [...document.querySelectorAll('.plot canvas')].every((c) => c.getBoundingClientRect().width > 360));

@@ -807,7 +807,7 @@ class App {
       const sim = run && run.messages_measured > 0 ? run.latency_mean : null;
       row('mean latency', r.saturated ? 'saturated' : num(r.latency), sim == null ? '…' : `${num(sim)} ± ${num(run.latency_ci95, 2)}`, 'cycles');
       if (sim != null && r.latency != null) row('model error', `${(((r.latency - sim) / sim) * 100).toFixed(1)} %`, '', '');
-      row('saturation rate', num(r.saturation_rate), '', 'messages/node/cycle');
+      row('saturation rate', num(r.saturation_rate), '', 'messages/\u200bnode/\u200bcycle');
       const q = r.quantities;
       const pv = Object.keys(q).filter((k) => /^P_v\[\d+\]$/.test(k)).sort((a, b) => parseInt(a.slice(4), 10) - parseInt(b.slice(4), 10));
       for (const k of pv) row(k, num(q[k]), run ? num(run.busy_vc_probability[parseInt(k.slice(4), 10)]) : '…');
