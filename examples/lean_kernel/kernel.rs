@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 use torus_explorer::rng::{Rng, Stream};
 use torus_explorer::sim::Table;
+use torus_explorer::topology::Torus;
 
 const K: u32 = 8;
 const NODES: u32 = K * K;
@@ -40,17 +41,6 @@ struct Message {
     minus: u8,
     /// Bit d: has crossed dimension d's wrap-around channel (dateline VC class 1).
     wrapped: u8,
-}
-
-/// Port p of node u: dimension p / 2, − when p is odd.
-fn neighbour(u: u32, port: u32) -> u32 {
-    let (x, y) = (u % K, u / K);
-    match port {
-        0 => (x + 1) % K + y * K,
-        1 => (x + K - 1) % K + y * K,
-        2 => x + (y + 1) % K * K,
-        _ => x + (y + K - 1) % K * K,
-    }
 }
 
 pub struct LeanDor {
@@ -94,6 +84,9 @@ pub struct LeanDor {
 
 impl LeanDor {
     pub fn new(rate: f64, seed: u64) -> LeanDor {
+        // The set-up takes the simulator's topology (ports 2d and 2d + 1 go + and − along
+        // dimension d); only the cycle loop is the kernel's own.
+        let torus = Torus::new(K, 2);
         let mut traffic_rng = Rng::new(seed, Stream::Traffic);
         let next_arrival: Vec<f64> = (0..NODES).map(|_| traffic_rng.exponential(rate)).collect();
         let mut router_of = vec![0; ALL_VCS];
@@ -102,7 +95,7 @@ impl LeanDor {
         for u in 0..NODES {
             for p in 0..PORTS {
                 // The channel entering u through input port p leaves its neighbour through p.
-                let channel = neighbour(u, p ^ 1) * PORTS + p;
+                let channel = torus.channel(torus.neighbour(u, p ^ 1), p);
                 for v in 0..VCS {
                     let vc = channel * VCS + v;
                     router_of[vc as usize] = u;
@@ -116,13 +109,7 @@ impl LeanDor {
             input_vcs[(u * LOCALS + PORTS * VCS) as usize] = injection;
         }
         let port_of: Vec<u8> = (0..ALL_VCS as u32).map(|vc| if vc < NETWORK_VCS { (vc / VCS % PORTS) as u8 } else { PORTS as u8 }).collect();
-        let wrap: Vec<u8> = (0..NODES * PORTS)
-            .map(|channel| {
-                let (u, p) = (channel / PORTS, channel % PORTS);
-                let x = if p < 2 { u % K } else { u / K };
-                (if p % 2 == 0 { x == K - 1 } else { x == 0 }) as u8
-            })
-            .collect();
+        let wrap: Vec<u8> = (0..NODES * PORTS).map(|channel| torus.is_wrap_channel(channel / PORTS, channel % PORTS) as u8).collect();
         LeanDor {
             rate,
             traffic_rng,
