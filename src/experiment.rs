@@ -1,34 +1,61 @@
 //! Many runs of one scenario: load sweeps, the saturation search, and the speed benchmark.
-//! Runs are independent and single-threaded (so each stays deterministic); a batch of them uses
-//! every core.
+//! Runs are independent and single-threaded (so each stays deterministic); a batch of them
+//! runs on [`threads`] worker threads. Every result is assembled in the order of the jobs, never
+//! in the order they finish, and no search depends on how many threads there are: the thread
+//! count changes only the wall time.
 
 use crate::models;
 use crate::scenario::Scenario;
 use crate::sim::{RunReport, Simulation};
 use crate::validation::svg::{Curve, Marker, MarkerSeries, Plot};
 use serde::Serialize;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Worker threads for a batch of independent runs.
-pub fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// Worker threads set by [`set_threads`]; 0 until then (one per core).
+static THREADS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Set inside a worker of [`parallel_map`], whose own batches then run in that worker.
+    static IN_WORKER: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Runs `job` on every item on all cores; results come back in the items' order.
+/// Sets the worker threads of every later batch (the CLI's `--threads N`).
+pub fn set_threads(n: usize) {
+    THREADS.store(n.max(1), Ordering::Relaxed);
+}
+
+/// Worker threads for a batch of independent runs: as set by [`set_threads`], else one per core.
+pub fn threads() -> usize {
+    match THREADS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Runs `job` on every item on [`threads`] threads; results come back in the items' order.
+/// Called from inside a job, it runs the items one after another in that job's thread, so that
+/// the threads never multiply.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if IN_WORKER.with(Cell::get) || threads() < 2 || items.len() < 2 {
+        return items.iter().map(job).collect();
+    }
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads().min(items.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= items.len() {
-                    break;
+            scope.spawn(|| {
+                IN_WORKER.with(|w| w.set(true));
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= items.len() {
+                        break;
+                    }
+                    let r = job(&items[i]);
+                    results.lock().expect("a worker panicked")[i] = Some(r);
                 }
-                let r = job(&items[i]);
-                results.lock().expect("a worker panicked")[i] = Some(r);
             });
         }
     });
@@ -73,27 +100,24 @@ fn keeps_up(r: &RunReport) -> bool {
 }
 
 /// Saturation throughput: the highest offered load whose accepted throughput still matches it.
-/// Searches rates in `(0, 1/len]` (the injection channel's limit), narrowing the bracket by
-/// evaluating one rate per core in each round, until it is within 1% of the rate.
+/// Bisects the rate in `(0, 1/len]` (the injection channel's limit) until the bracket is within
+/// 1% of the rate. One run at a time: trying several rates of a bracket at once (one per core)
+/// would make the rates tried depend on the machine, and the runs past saturation, which cost
+/// the most (their drain), are the ones a parallel round wastes; searches run in parallel
+/// with each other instead (seeds, experiments).
 pub fn saturation(s: &Scenario) -> Saturation {
     let mut lo = (0.0, None::<RunReport>);
     let mut hi = 1.0 / s.len as f64;
-    let points = threads().max(2);
     let mut runs = 0;
     while hi - lo.0 > 0.01 * hi {
-        let rates: Vec<f64> = (1..=points).map(|i| lo.0 + (hi - lo.0) * i as f64 / (points + 1) as f64).collect();
-        let reports = sweep(s, &rates);
-        runs += reports.len();
-        let mut new_hi = hi;
-        for (rate, r) in rates.iter().zip(reports) {
-            if keeps_up(&r) {
-                lo = (*rate, Some(r));
-            } else {
-                new_hi = *rate;
-                break;
-            }
+        let rate = 0.5 * (lo.0 + hi);
+        let r = Simulation::new(&at_rate(s, rate)).expect("validated scenario").run();
+        runs += 1;
+        if keeps_up(&r) {
+            lo = (rate, Some(r));
+        } else {
+            hi = rate;
         }
-        hi = new_hi;
     }
     let rate = lo.0;
     let flits = rate * s.len as f64;
@@ -292,6 +316,24 @@ mod tests {
             ns_per_cycle: ns_per_hop * hops_per_cycle,
             flit_hops_per_node_cycle: hops_per_node,
         }
+    }
+
+    #[test]
+    fn parallel_map_keeps_the_order_and_runs_a_batch_within_a_job_in_its_thread() {
+        set_threads(3);
+        let items: Vec<u32> = (0..20).collect();
+        let results = parallel_map(&items, |&i| {
+            let me = std::thread::current().id();
+            let nested = parallel_map(&[1u32, 2, 3], |&j| (10 * i + j, std::thread::current().id()));
+            (i, me, nested)
+        });
+        assert_eq!(results.iter().map(|r| r.0).collect::<Vec<_>>(), items);
+        for (i, me, nested) in &results {
+            assert_eq!(nested.iter().map(|n| n.0).collect::<Vec<_>>(), [10 * i + 1, 10 * i + 2, 10 * i + 3]);
+            assert!(nested.iter().all(|n| n.1 == *me), "job {i}: a nested batch stays in its worker");
+        }
+        let workers: std::collections::BTreeSet<_> = results.iter().map(|r| format!("{:?}", r.1)).collect();
+        assert!(workers.len() <= 3, "at most the threads set: {workers:?}");
     }
 
     #[test]

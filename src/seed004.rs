@@ -161,13 +161,14 @@ pub struct SaturationRow {
     pub bound_kind: String,
 }
 
-/// Saturation throughput of each algorithm on each of [`PATTERNS`] (§5.2, Figure 6).
+/// Saturation throughput of each algorithm on each of [`PATTERNS`] (§5.2, Figure 6). Every
+/// search is a job of its own; the jobs run in parallel and their rows come back in order.
 pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, progress: Progress) -> Vec<SaturationRow> {
     let roster = roster(algorithms);
     let mut rows = Vec::new();
+    let mut searches = Vec::new();
     for &routing in algorithms {
         let simulated = roster.included.contains(&routing);
-        let first = rows.len();
         for p in PATTERNS {
             let s = scenario(routing, p.traffic, effort.warmup, effort.cycles);
             let b = bounds::bound(&s);
@@ -186,16 +187,24 @@ pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, progre
             if !simulated {
                 row.source = "not in the simulator yet".into();
             } else if p.traffic != TrafficKind::Worstcase || routing.is_oblivious() {
-                progress(&format!("saturation: {routing} on {}", p.label));
-                let sat = experiment::saturation(&s);
-                row.measured = Some(sat.saturation_fraction_of_capacity);
-                row.accepted = Some(sat.accepted_flits_per_node_cycle / s.capacity_flits());
-                row.source = "simulated".into();
+                searches.push((rows.len(), s));
             }
             rows.push(row);
         }
-        if simulated && !routing.is_oblivious() {
-            worst_of_simulated(&mut rows[first..]);
+    }
+    let results = parallel_map(&searches, |(_, s)| {
+        progress(&format!("saturation: {} on {}", s.routing, s.traffic));
+        experiment::saturation(s)
+    });
+    for ((row, s), sat) in searches.iter().zip(results) {
+        let row = &mut rows[*row];
+        row.measured = Some(sat.saturation_fraction_of_capacity);
+        row.accepted = Some(sat.accepted_flits_per_node_cycle / s.capacity_flits());
+        row.source = "simulated".into();
+    }
+    for (i, &routing) in algorithms.iter().enumerate() {
+        if roster.included.contains(&routing) && !routing.is_oblivious() {
+            worst_of_simulated(&mut rows[i * PATTERNS.len()..(i + 1) * PATTERNS.len()]);
         }
     }
     rows
@@ -354,7 +363,8 @@ fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &
          for every algorithm (VCs × depth: DOR 2 × 12, MIN AD and GOAL 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS 1 × 8 plus a 64-packet shared queue per node), \
          age-based arbitration. Loads and throughputs are fractions of capacity (8/k flits/node/cycle = 1 at k = 8)."
     );
-    let _ = writeln!(md, "\n{effort_line}\n\nWall time: {seconds:.0} s on {} cores.", experiment::threads());
+    let threads = experiment::threads();
+    let _ = writeln!(md, "\n{effort_line}\n\nWall time: {seconds:.0} s on {threads} thread{}.", if threads == 1 { "" } else { "s" });
     if !missing.is_empty() {
         let names: Vec<String> = missing.iter().map(|(r, _)| r.to_string()).collect();
         let _ = writeln!(md, "\nNot in the simulator yet (left out of the measurements): {}.", names.join(", "));
@@ -450,18 +460,15 @@ pub struct PermutationSummary {
 /// permutation i is `traffic=permutation&seed=i+1` for every algorithm.
 pub fn permutation_experiment(algorithms: &[RoutingKind], effort: &Effort, progress: Progress) -> Vec<PermutationRow> {
     let roster = roster(algorithms);
-    let mut rows = Vec::new();
-    for &routing in &roster.included {
-        for i in 0..effort.permutations {
-            let seed = i as u64 + 1;
-            if i % 10 == 0 {
-                progress(&format!("permutations: {routing}, {i} of {} done", effort.permutations));
-            }
-            let s = Scenario { seed, ..scenario(routing, TrafficKind::Permutation, effort.warmup, effort.permutation_cycles) };
-            rows.push(PermutationRow { routing, seed, saturation: experiment::saturation(&s).saturation_fraction_of_capacity });
+    let searches: Vec<(RoutingKind, u64)> =
+        roster.included.iter().flat_map(|&routing| (1..=effort.permutations as u64).map(move |seed| (routing, seed))).collect();
+    parallel_map(&searches, |&(routing, seed)| {
+        if seed % 10 == 1 {
+            progress(&format!("permutations: {routing}, permutation {seed} of {}", effort.permutations));
         }
-    }
-    rows
+        let s = Scenario { seed, ..scenario(routing, TrafficKind::Permutation, effort.warmup, effort.permutation_cycles) };
+        PermutationRow { routing, seed, saturation: experiment::saturation(&s).saturation_fraction_of_capacity }
+    })
 }
 
 pub fn permutation_summary(rows: &[PermutationRow]) -> Vec<PermutationSummary> {

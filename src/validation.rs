@@ -706,8 +706,8 @@ pub fn markdown(report: &Report, command: &str) -> String {
     );
     let _ = writeln!(
         md,
-        "- Saturation searches (seed 004): warm-up {} cycles, window {} cycles per run, bisection on the \
-         rate to 1 % (`experiment::saturation`).",
+        "- Saturation searches (seed 004): warm-up {} cycles, window {} cycles per run, a search on the \
+         rate to 1 % (`experiment::saturation`, by bisection).",
         l.saturation_warmup, l.saturation_cycles
     );
     let _ = writeln!(

@@ -58,6 +58,8 @@ fn bad_input_exits_2_with_one_line() {
         vec!["run", "k=4", "--extra"],
         vec!["validate", "--fast"],
         vec!["validate", "--out"],
+        vec!["saturation", "k=4", "--threads", "0"],
+        vec!["sweep", "k=4", "--rates", "0.01:0.02:2", "--threads", "many"],
     ] {
         let (code, out, err) = torus(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -137,4 +139,36 @@ fn a_closed_pipe_ends_the_output_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(output.status.success(), "{:?} {stderr}", output.status);
+}
+
+/// `--threads N` changes the wall time only: a saturation search, a sweep and a small experiment
+/// give the same bytes on 1, 2 and 7 threads, except the line that reports the wall time.
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let outputs = |threads: &str| {
+        let (code, saturation, err) =
+            torus(&["saturation", "k=4&routing=dor&traffic=tornado&len=2&warmup=300&cycles=1500", "--threads", threads]);
+        assert_eq!(code, 0, "{err}");
+        let (code, sweep, err) = torus(&["sweep", "k=4&len=4&warmup=200&cycles=1000", "--rates", "0.02:0.2:5", "--threads", threads]);
+        assert_eq!(code, 0, "{err}");
+        let dir = std::env::temp_dir().join(format!("torus-threads-{}-{threads}", std::process::id()));
+        let (code, _, err) =
+            torus(&["experiment", "saturation", "--quick", "--routings", "dor", "--out", dir.to_str().unwrap(), "--threads", threads]);
+        assert_eq!(code, 0, "{err}");
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let markdown: String = read("saturation.md").lines().filter(|l| !l.starts_with("Wall time:")).map(|l| l.to_string() + "\n").collect();
+        assert!(read("saturation.md").contains("Wall time: "), "the wall-time line is the one set aside");
+        let csv = read("saturation.csv");
+        std::fs::remove_dir_all(&dir).unwrap();
+        (saturation, sweep, markdown, csv)
+    };
+    let one = outputs("1");
+    assert!(one.0.contains("saturation_rate") && one.1.lines().count() == 5 && one.3.lines().count() == 8, "{one:?}");
+    for threads in ["2", "7"] {
+        let other = outputs(threads);
+        assert_eq!(one.0, other.0, "saturation on {threads} threads");
+        assert_eq!(one.1, other.1, "sweep on {threads} threads");
+        assert_eq!(one.2, other.2, "saturation.md on {threads} threads");
+        assert_eq!(one.3, other.3, "saturation.csv on {threads} threads");
+    }
 }

@@ -27,6 +27,9 @@ const USAGE: &str = "usage:
                                          (DIR defaults to docs/experiments)
   torus help                             this text
 
+sweep, saturation, validate and experiment take --threads N: worker threads (default: one per
+core); the results are the same for every N, only the wall time changes.
+
 A scenario is key=value pairs joined by '&', e.g.
   \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
 keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq";
@@ -92,6 +95,15 @@ fn reject_unknown(args: &[String], allowed: &[&str], skip_positional: usize) -> 
     Ok(())
 }
 
+/// `--threads N`, where given: the worker threads of every batch of runs.
+fn threads_option(args: &[String]) -> Result<(), Fail> {
+    if let Some(v) = option(args, "--threads")? {
+        let n = v.parse::<usize>().ok().filter(|n| (1..=1024).contains(n));
+        experiment::set_threads(n.ok_or_else(|| Fail(format!("--threads must be an integer from 1 to 1024, got `{v}`")))?);
+    }
+    Ok(())
+}
+
 fn dispatch(args: &[String]) -> Result<(), Fail> {
     let Some(command) = args.first() else {
         return Err(Fail(USAGE.lines().next().unwrap_or_default().to_string() + "; see `torus help`"));
@@ -107,7 +119,8 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{value}");
         }
         "sweep" => {
-            reject_unknown(args, &["--rates="], 2)?;
+            reject_unknown(args, &["--rates=", "--threads="], 2)?;
+            threads_option(args)?;
             let s = scenario_arg(args)?;
             let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n".into()))?;
             let rates = parse_rates(spec)?;
@@ -125,7 +138,8 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{}", json(&torus_explorer::models::report(&s)));
         }
         "saturation" => {
-            reject_unknown(args, &[], 2)?;
+            reject_unknown(args, &["--threads="], 2)?;
+            threads_option(args)?;
             let s = scenario_arg(args)?;
             out!("{}", json(&experiment::saturation(&s)));
         }
@@ -177,7 +191,8 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
         }
         "validate" => {
-            reject_unknown(args, &["--quick", "--out="], 1)?;
+            reject_unknown(args, &["--quick", "--out=", "--threads="], 1)?;
+            threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
             validate(quick, out)?;
@@ -219,7 +234,8 @@ fn bench_models(as_json: bool) -> Result<(), Fail> {
 /// `torus experiment <name|all> [--quick] [--permutations N] [--routings a,b] [--out DIR]`:
 /// runs seed 004's experiments, writes DIR/<name>.csv and DIR/<name>.md, progress on stderr.
 fn experiment_command(args: &[String]) -> Result<(), Fail> {
-    reject_unknown(args, &["--quick", "--permutations=", "--routings=", "--out="], 2)?;
+    reject_unknown(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads="], 2)?;
+    threads_option(args)?;
     let which = args.get(1).map(String::as_str).ok_or_else(|| Fail("`experiment` needs a name or `all`; see `torus help`".into()))?;
     let names: Vec<&str> = if which == "all" {
         seed004::EXPERIMENTS.to_vec()
