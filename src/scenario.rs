@@ -1,6 +1,6 @@
 //! Scenario strings: the one input shared by the URL hash, the CLI, the simulator and the models.
 //!
-//! A scenario is `key=value` pairs joined by `&` (spec §5), for example
+//! A scenario is `key=value` pairs joined by `&`, for example
 //! `k=8&routing=goal&traffic=tornado&rate=0.02&len=16&vcs=3&buf=8&seed=7`.
 //! Keys may come in any order; each may appear once. [`Scenario::canonical`] writes every key in
 //! a fixed order, so a canonical string parses back to the identical scenario.
@@ -112,7 +112,7 @@ impl RoutingKind {
             // Seed 002's validation simulator used 4 VCs: two adaptive, two escape.
             RoutingKind::Adaptive => 4,
             // Seed 000's validation runs use V = 10 (V1 adaptive + V2 negative-hop escape); 10 is
-            // the fewest that leaves an adaptive VC on 16×16 (models/nbc.md §5 item 5).
+            // the fewest that leaves an adaptive VC on 16×16 (`docs/models/nbc.md` §5 item 5).
             RoutingKind::Nbc => 10,
             other => other.min_vcs(n),
         }

@@ -156,7 +156,7 @@ pub struct SaturationRow {
     pub accepted: Option<f64>,
     /// How `measured` was obtained: "simulated", "lowest simulated: TOR", or why not.
     pub source: String,
-    /// Channel-load bound Θ (bounds.md), and what kind of bound it is.
+    /// Channel-load bound Θ (`docs/models/bounds.md`), and what kind of bound it is.
     pub bound: Option<f64>,
     pub bound_kind: String,
 }

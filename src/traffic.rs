@@ -1,4 +1,4 @@
-//! Traffic patterns: where each message goes (spec §3, seed 004 Table 2).
+//! Traffic patterns: where each message goes (seed 004 Table 2; `docs/models/bounds.md` §9.2).
 //!
 //! A pattern is the row `Λ[s]` of a traffic matrix: [`Pattern::destination`] draws from it,
 //! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). Arrival times are

@@ -71,10 +71,10 @@ impl RunLength {
 /// A seed paper whose model the report validates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeedPaper {
-    /// `"000"` … `"004"`, as the files in `seeds/` are numbered.
+    /// `"000"` … `"004"`, as `docs/models/README.md` numbers the papers.
     pub number: &'static str,
     pub title: &'static str,
-    /// The model specification in `shared/models/`.
+    /// The model's page in `docs/models/`.
     pub spec: &'static str,
     /// What the report's configurations are, and where they depart from the paper's.
     pub setup: &'static str,
@@ -109,10 +109,10 @@ pub const SEEDS: [SeedPaper; 5] = [
         number: "003",
         title: "Unicast latency under broadcast traffic, Duato's routing (Shahrabi et al., SAC 2002)",
         spec: "broadcast.md",
-        setup: "The five configurations of the spec's reference table, which between them cover k = 8, 10, \
-                16, V = 3, 4, 5, M = 16 to 64 and β = 0.02 and 0.04 (all 72 combinations would take hours). \
-                Each is also run at β = 0, where the same model describes plain Duato routing, which the \
-                simulator already implements.",
+        setup: "The five configurations of the model's reference table (§7 of its page), which between them \
+                cover k = 8, 10, 16, V = 3, 4, 5, M = 16 to 64 and β = 0.02 and 0.04 (all 72 combinations \
+                would take hours). Each is also run at β = 0, where the same model describes plain Duato \
+                routing, which the simulator already implements.",
     },
     SeedPaper {
         number: "004",
@@ -160,7 +160,7 @@ const QUAGLIA_TABLE_1: [(f64, f64, f64); 12] = [
     (0.015, 16.10, 22.18),
 ];
 
-/// Seed 003 configurations (k, V, M, β): the reference table of `broadcast.md` §7.
+/// Seed 003 configurations (k, V, M, β): the reference table of `docs/models/broadcast.md` §7.
 const BROADCAST_CONFIGURATIONS: [(u32, u32, u32, f64); 5] =
     [(8, 4, 32, 0.02), (8, 3, 16, 0.04), (10, 5, 48, 0.02), (16, 5, 64, 0.04), (16, 4, 32, 0.02)];
 
@@ -778,7 +778,7 @@ pub fn markdown(report: &Report, command: &str) -> String {
 
     for (index, seed) in SEEDS.iter().enumerate().take(4) {
         let _ = writeln!(md, "## Seed {}: {}\n", seed.number, seed.title);
-        let _ = writeln!(md, "Model specification: `shared/models/{}`. {}\n", seed.spec, seed.setup);
+        let _ = writeln!(md, "{}\n", model_page_line(seed));
         let results: Vec<&LatencyResult> = report.latency.iter().filter(|r| r.configuration.seed == index).collect();
         if let Some(Ok((name, description))) = results.first().map(|r| &r.model) {
             let _ = writeln!(md, "Model `{name}`: {description}.\n");
@@ -789,6 +789,12 @@ pub fn markdown(report: &Report, command: &str) -> String {
     }
     write_saturation_section(&mut md, report);
     md
+}
+
+/// The line under a seed's heading: its model's page, linked relative to the report (written to
+/// `docs/` by default), and the report's set-up for it.
+pub fn model_page_line(seed: &SeedPaper) -> String {
+    format!("Model: [`docs/models/{0}`](models/{0}). {1}", seed.spec, seed.setup)
 }
 
 fn write_latency_section(md: &mut String, r: &LatencyResult) {
@@ -841,7 +847,7 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
 fn write_saturation_section(md: &mut String, report: &Report) {
     let seed = &SEEDS[4];
     let _ = writeln!(md, "## Seed {}: {}\n", seed.number, seed.title);
-    let _ = writeln!(md, "Model specification: `shared/models/{}`. {}\n", seed.spec, seed.setup);
+    let _ = writeln!(md, "{}\n", model_page_line(seed));
     md.push_str(
         "Both columns are fractions of capacity (8/k flits/node/cycle). The bound is capped at the \
          injection channel's 1 flit/node/cycle (1.0 at k = 8), which no search can exceed; it is an \

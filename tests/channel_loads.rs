@@ -1,6 +1,6 @@
 //! The simulated routing algorithms load each channel as `models::bounds` computes from the
-//! definitions of `models/bounds.md` §3: below saturation, channel c carries λ·M·γ_c flits per
-//! cycle, where γ_c is the bound's expected load at one packet per node per cycle. The patterns
+//! definitions of `docs/models/bounds.md` §3: below saturation, channel c carries λ·M·γ_c flits
+//! per cycle, where γ_c is the bound's expected load at one packet per node per cycle. The patterns
 //! are chosen so that a departure from the definition shows: per-channel loads that vary
 //! (ROMM on bit complement), and the dimension orders of RLB (transpose: x-first phases would
 //! load the busiest channel 2.02 instead of 1.40).
@@ -47,7 +47,7 @@ fn rlb_matches_the_exact_loads_of_transpose_with_random_dimension_orders() {
 #[test]
 fn goal_splits_tornado_between_the_two_x_directions() {
     // Tornado moves only in x, so GOAL has no choice left after its quadrant: every ±x channel
-    // carries 15/8, every y channel nothing (bounds.md §5, as RLB).
+    // carries 15/8, every y channel nothing (`docs/models/bounds.md` §5, as RLB).
     let error = largest_load_error("goal", "tornado");
     assert!(error < 0.06, "{error}");
 }

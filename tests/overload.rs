@@ -68,8 +68,9 @@ fn a_network_without_escape_channels_deadlocks_and_is_detected() {
 
 #[test]
 fn dor_tornado_saturates_near_its_channel_load_bound() {
-    // Bound (k/8)/(k/2 − 1) = 1/3 of capacity for k = 8 (bounds.md claim 3). Four VCs per
-    // dateline class keep head-of-line blocking in the VC FIFOs from hiding the bound.
+    // Bound (k/8)/(k/2 − 1) = 1/3 of capacity for k = 8 (`docs/models/bounds.md` §1, claim 3).
+    // Four VCs per dateline class keep head-of-line blocking in the VC FIFOs from hiding the
+    // bound.
     let s = Scenario::parse("k=8&routing=dor&traffic=tornado&len=1&vcs=8&buf=8&warmup=2000&cycles=10000").unwrap();
     let sat = saturation(&s);
     let bound = 1.0 / 3.0;

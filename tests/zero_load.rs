@@ -128,7 +128,7 @@ fn randomised_algorithms_reach_zero_load_in_one_and_three_dimensions() {
 #[test]
 fn uniform_traffic_at_a_tiny_rate_takes_each_algorithms_mean_hop_count() {
     // Mean hops to the 63 other nodes of 8×8: minimal 256/63; RLB's quadrants (also GOAL's)
-    // 336/63 (bounds.md §4.1); Valiant 8, twice the 4 hops to a uniform node.
+    // 336/63 (`docs/models/bounds.md` §4.1); Valiant 8, twice the 4 hops to a uniform node.
     for (routing, hops) in [("romm", 256.0 / 63.0), ("goal", 336.0 / 63.0), ("rlb", 336.0 / 63.0), ("val", 8.0)] {
         let s = Scenario::parse(&format!("k=8&routing={routing}&len=16&rate=0.0002&warmup=1000&cycles=100000&seed=3")).unwrap();
         let r = Simulation::new(&s).unwrap().run();

@@ -1,9 +1,10 @@
-//! Seed 004's channel-load throughput bounds (Singh, Dally, Gupta, Towles: GOAL), as specified in
-//! `models/bounds.md`.
+//! Seed 004's channel-load throughput bounds (Singh, Dally, Gupta, Towles: GOAL), as described in
+//! `docs/models/bounds.md`; section numbers (§) in this module and its submodules are that
+//! page's.
 //!
 //! At one packet per node per cycle a routing puts an expected γ_c packets/cycle on channel c.
 //! The busiest channel saturates first, so the saturation throughput, as a fraction of the
-//! capacity k/8 packets/cycle per channel, is Θ = (k/8)/max_c γ_c (bounds.md §1).
+//! capacity k/8 packets/cycle per channel, is Θ = (k/8)/max_c γ_c (§1).
 //!
 //! - Oblivious routings (DOR, VAL, ROMM, RLB): γ_c exactly ([`channel_loads`], §3, §4.1), and the
 //!   worst-case permutation ([`worst_case_permutation`], §4.2).
@@ -40,7 +41,7 @@ pub const WORST_CASE_MAX_NODES: u32 = 256;
 /// Most Frank–Wolfe work [`bound`] spends on a pattern that is not translation-invariant, in
 /// grid cells searched (well under a second natively).
 pub const FRANK_WOLFE_BUDGET: f64 = 3e7;
-/// Rounds the reference bracket of bounds.md §4.3 used; [`bound`] never runs more.
+/// Rounds the reference bracket of §4.3 used; [`bound`] never runs more.
 pub const MAX_FRANK_WOLFE_ROUNDS: usize = 1500;
 /// Fewest rounds worth running: when the budget affords fewer, only the cut bound is given.
 pub const MIN_FRANK_WOLFE_ROUNDS: usize = 50;
@@ -51,7 +52,7 @@ pub const CONVERGED: f64 = 5e-3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoundKind {
-    /// Exact expected loads of an oblivious routing (bounds.md §4.1).
+    /// Exact expected loads of an oblivious routing (§4.1).
     Exact,
     /// The ideal-balance value z* itself (§4.3): the closed form on translation-invariant
     /// patterns, or a bracket narrower than [`CONVERGED`] (its lower end is reported).
@@ -74,7 +75,7 @@ pub struct Bound {
     /// Whose loads these are: `"dor"`, `"val"`, `"romm"`, `"rlb"`, `"goal"` (GOAL ideal balance)
     /// or `"min"` (minimal ideal balance).
     pub model: &'static str,
-    /// Θ = (k/8)/γ_max (bounds.md §1); an upper bound on throughput for the ideal-balance kinds.
+    /// Θ = (k/8)/γ_max (§1); an upper bound on throughput for the ideal-balance kinds.
     /// `None` when unavailable or when no channel carries anything.
     pub fraction_of_capacity: Option<f64>,
     /// max_c γ_c, packets/cycle on the busiest channel at 1 packet/node/cycle.
@@ -130,12 +131,12 @@ impl Bound {
     }
 }
 
-/// Θ = (k/8)/γ_max (bounds.md §1).
+/// Θ = (k/8)/γ_max (§1).
 pub fn fraction_of_capacity(k: u32, gamma_max: f64) -> f64 {
     k as f64 / 8.0 / gamma_max
 }
 
-/// γ_c of an oblivious routing at 1 packet/node/cycle, by channel id (bounds.md §3, §4.1).
+/// γ_c of an oblivious routing at 1 packet/node/cycle, by channel id (§3, §4.1).
 /// Errors for adaptive routings, and when exact enumeration would exceed [`ENUMERATION_BUDGET`]
 /// (only for patterns that are not translation-invariant, on large tori).
 pub fn channel_loads(torus: &Torus, routing: RoutingKind, pattern: &Pattern) -> Result<Vec<f64>, String> {
@@ -149,7 +150,7 @@ pub fn oblivious_channel_loads(torus: &Torus, routing: Oblivious, pattern: &Patt
     oblivious::pattern_loads(torus, routing, pattern)
 }
 
-/// The ideal balance of `family` on `pattern` (bounds.md §4.3), with at most `max_rounds`
+/// The ideal balance of `family` on `pattern` (§4.3), with at most `max_rounds`
 /// Frank–Wolfe rounds (fewer if [`FRANK_WOLFE_BUDGET`] says so).
 pub fn ideal_balance(s: &Scenario, torus: &Torus, pattern: &Pattern, family: Family, max_rounds: usize) -> Bound {
     let lat = Lattice::new(torus);
@@ -159,7 +160,9 @@ pub fn ideal_balance(s: &Scenario, torus: &Torus, pattern: &Pattern, family: Fam
     };
     if let Some(offsets) = invariant_offsets(&lat, torus, pattern) {
         let loads = lat.class_loads(&offsets, family.invariant_rule());
-        let note = "ideal balance, closed form for a translation-invariant pattern (bounds.md §4.3)".to_string();
+        let note = "ideal balance (the least busiest-channel load of any routing of the family), exact: on a \
+                    translation-invariant pattern every channel of a direction class carries that class's hops / N"
+            .to_string();
         return Bound::from_loads(s, BoundKind::IdealBalance, model, loads, note);
     }
     let flows = ideal::flows(&lat, torus, pattern, family);
@@ -167,7 +170,10 @@ pub fn ideal_balance(s: &Scenario, torus: &Torus, pattern: &Pattern, family: Fam
     let per_round = ideal::round_cost(&lat, &flows).max(1.0);
     let rounds = max_rounds.min((FRANK_WOLFE_BUDGET / per_round) as usize);
     if rounds < MIN_FRANK_WOLFE_ROUNDS.min(max_rounds) {
-        let note = format!("ring-cut bound only: {rounds} Frank–Wolfe rounds fit the budget at this size (bounds.md §4.3)");
+        let note = format!(
+            "ring-cut bound only (the busiest ring cut's traffic over its channels): {rounds} Frank–Wolfe \
+             rounds fit the budget at this size"
+        );
         return Bound::from_gamma(s, BoundKind::CutBound, model, cut, note);
     }
     let bracket = ideal::frank_wolfe(&lat, &flows, rounds, cut);
@@ -175,7 +181,7 @@ pub fn ideal_balance(s: &Scenario, torus: &Torus, pattern: &Pattern, family: Fam
     let converged = bracket.upper - lower <= CONVERGED * bracket.upper;
     let kind = if converged { BoundKind::IdealBalance } else { BoundKind::Bracket };
     let note = format!(
-        "ideal balance in [{lower:.4}, {:.4}] (ring cut {cut:.4}, Frank–Wolfe {rounds} rounds; bounds.md §4.3); \
+        "ideal balance in [{lower:.4}, {:.4}] (ring cut {cut:.4}, Frank–Wolfe {rounds} rounds); \
          Θ is taken from the lower end",
         bracket.upper
     );
@@ -214,7 +220,7 @@ pub fn bound(s: &Scenario) -> Bound {
     if let Some(routing) = Oblivious::of(s.routing) {
         return match oblivious::pattern_loads(&torus, routing, &pattern) {
             Ok(loads) => {
-                let note = format!("exact expected loads of {} (bounds.md §4.1)", s.routing);
+                let note = format!("exact expected loads of {}: every route weighted by its probability", s.routing);
                 Bound::from_loads(s, BoundKind::Exact, model, loads, note)
             }
             Err(e) => Bound::unavailable(model, e),
@@ -234,7 +240,7 @@ pub fn bound(s: &Scenario) -> Bound {
 }
 
 /// The permutation (destination per source) that loads one channel most under an oblivious
-/// `routing` (bounds.md §1, §4.2, Towles–Dally). For each of node 0's 2n channels c — enough by
+/// `routing` (§1, §4.2, Towles–Dally). For each of node 0's 2n channels c — enough by
 /// translation invariance — a maximum-weight perfect matching with weights
 /// w_c(s, d) = K_{d−s}(c − s) picks the permutation; the heaviest of the 2n wins.
 pub fn worst_case_permutation(torus: &Torus, routing: RoutingKind) -> Result<Vec<Node>, ScenarioError> {
@@ -304,14 +310,14 @@ mod tests {
         loads.iter().cloned().fold(0.0, f64::max)
     }
 
-    /// bounds.md's UR includes the source; the product's excludes it, which scales every UR load
-    /// by N/(N − 1) (bounds.md §2), except VAL's: its two phases are uniform whatever the pattern.
+    /// §2's UR includes the source; the product's excludes it, which scales every UR load
+    /// by N/(N − 1) (§2), except VAL's: its two phases are uniform whatever the pattern.
     fn source_excluded(k: u32, routing: RoutingKind, traffic: TrafficKind) -> f64 {
         let n = (k * k) as f64;
         if traffic == UR && routing != RoutingKind::Val { n / (n - 1.0) } else { 1.0 }
     }
 
-    /// Checks a row of γ_max against bounds.md (tolerance `tol`, absolute), and Θ = (k/8)/γ_max
+    /// Checks a row of γ_max against §5 (tolerance `tol`, absolute), and Θ = (k/8)/γ_max
     /// against its 4-decimal table (UR Θ scaled back to the spec's source-included UR).
     fn check_row(k: u32, routing: RoutingKind, gammas: [Option<f64>; 7], thetas: [Option<f64>; 7], tol: f64) {
         for (i, traffic) in PATTERNS.into_iter().enumerate() {
@@ -334,7 +340,7 @@ mod tests {
 
     #[test]
     fn table_8x8_oblivious() {
-        // bounds.md §5, columns UR NN BC TP TOR DIA WC.
+        // §5, columns UR NN BC TP TOR DIA WC.
         let s = Some;
         check_row(8, RoutingKind::Dor, [s(1.0), s(0.25), s(2.0), s(3.5), s(3.0), s(2.0), s(3.5)],
             [s(1.0), s(4.0), s(0.5), s(0.2857), s(0.3333), s(0.5), s(0.2857)], EXACT);
@@ -366,7 +372,7 @@ mod tests {
 
     #[test]
     fn dor_plus_row() {
-        // bounds.md §5 and §7: ties always + give 0.8 on UR and 0.25 on TP, DIA and WC.
+        // §5 and §7: ties always + give 0.8 on UR and 0.25 on TP, DIA and WC.
         let plus = Oblivious::Dor(TieRule::Plus);
         let expected = [(UR, 1.25), (NN, 0.25), (BC, 2.0), (TP, 4.0), (TOR, 3.0), (DIA, 4.0)];
         for (traffic, gamma) in expected {
@@ -380,7 +386,7 @@ mod tests {
 
     #[test]
     fn table_16x16() {
-        // bounds.md §8 (no worst case at this size). GOAL on BC and TP: the cut bounds; MIN on BC
+        // §8 (no worst case at this size). GOAL on BC and TP: the cut bounds; MIN on BC
         // and TP: the LP values 0.5 and 0.5714 (γ_max 3.5), bracketed by Frank–Wolfe.
         let s = Some;
         let thetas = |t: [f64; 6]| [s(t[0]), s(t[1]), s(t[2]), s(t[3]), s(t[4]), s(t[5])];
@@ -413,7 +419,7 @@ mod tests {
 
     #[test]
     fn dor_transpose_channel_loads() {
-        // bounds.md §5: the +x channel leaving (x, 0) carries 0, 0, 0, 0, 0.5, 1.5, 2.5, 3.5;
+        // §5: the +x channel leaving (x, 0) carries 0, 0, 0, 0, 0.5, 1.5, 2.5, 3.5;
         // row y is that list shifted right by y; 3.5 is reached on 32 channels, 8 per direction.
         let torus = Torus::new(8, 2);
         let loads = loads_of(8, Oblivious::Dor(TieRule::Split), TP);
@@ -453,7 +459,7 @@ mod tests {
 
     #[test]
     fn total_load_is_nodes_times_mean_hops() {
-        // bounds.md §4.1, k = 8 with the source-included UR: DOR 256, RLB 336 (5.25 hops), VAL 512.
+        // §4.1, k = 8 with the source-included UR: DOR 256, RLB 336 (5.25 hops), VAL 512.
         // The product's UR (source excluded) has N/(N − 1) times DOR's and RLB's totals; VAL's two
         // uniform phases do not depend on the pattern.
         let total = |routing, traffic| loads_of(8, routing, traffic).iter().sum::<f64>();
@@ -557,7 +563,7 @@ mod tests {
 
     #[test]
     fn saturation_rate_and_serialisation() {
-        // bounds.md §1: DOR, source-included UR, 8×8, M = 32: λ_sat = 1/32. The product's UR: 63/2048.
+        // §1: DOR, source-included UR, 8×8, M = 32: λ_sat = 1/32. The product's UR: 63/2048.
         let b = bound(&scenario(8, 2, RoutingKind::Dor, UR));
         assert!((b.saturation_rate.unwrap() - 63.0 / 64.0 / 32.0).abs() < 1e-15);
         assert!((b.saturation_rate.unwrap() - b.fraction_of_capacity.unwrap() * (8.0 / 8.0) / 32.0).abs() < 1e-15);

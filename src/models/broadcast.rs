@@ -1,6 +1,7 @@
 //! Unicast latency under broadcast traffic, seed 003: Shahrabi, Ould-Khaoua and Mackenzie,
-//! "Modelling broadcast in wormhole-routed tori with Duato's routing", SAC 2002
-//! (`seeds/003_daba32e44876fcd6.txt`), as specified in `models/broadcast.md`.
+//! "Communication delay in wormhole-routed torus networks", SAC 2002, as described in
+//! `docs/models/broadcast.md`; section numbers (§) are that page's, equation numbers the
+//! paper's.
 //!
 //! A 2-D k × k torus with wormhole switching and Duato's fully adaptive routing: V − 2 adaptive
 //! VCs and 2 deterministic (escape) VCs per channel. Each node generates Poisson messages at
@@ -9,7 +10,7 @@
 //! tree node that must forward it re-injects copies through its own source queue. The model
 //! gives the mean latency of the **unicast** messages.
 //!
-//! The equations are solved by the monotone fixed-point iteration of the specification (§4)
+//! The equations are solved by the monotone fixed-point iteration of §4
 //! on the mean channel service time S, from the zero-load value.
 //!
 //! # Quantities reported
@@ -55,7 +56,7 @@ const CHANNELS_PER_NODE: f64 = 4.0;
 /// point converges ever more slowly, and the specification gives four significant figures.
 const SATURATION_RELATIVE_WIDTH: f64 = 1e-9;
 
-/// How many replicated copies eq. (11) puts on a channel (§6 of the specification).
+/// How many replicated copies eq. (11) puts on a channel (§6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReplicatedTraffic {
     /// λ_{c_r} = (ω̄/2n) λ_{s_r}, as printed.
@@ -261,7 +262,7 @@ impl HopProfile {
     }
 
     /// Eqs. (12)–(13) of seed 003 averaged over the exact destination classes (`mode="exact"`,
-    /// §6 of the specification): each class (h_x, h_y) takes h_x + h_y hops, and P_{c_j}
+    /// §6): each class (h_x, h_y) takes h_x + h_y hops, and P_{c_j}
     /// counts the splits of its first j − 1 hops that finish a dimension.
     fn exact(k: u32) -> HopProfile {
         let (hops, one_left) = destination_classes(k).iter().fold((0.0, 0.0), |(hops, one_left), class| {
@@ -421,7 +422,7 @@ impl BroadcastModel {
         })
     }
 
-    /// §4 of the specification: iterate on S from its zero-load value; at the fixed point the
+    /// §4: iterate on S from its zero-load value; at the fixed point the
     /// injection queue gives W_s, the occupancy V̄, and eq. (1) the unicast latency.
     fn solve(&self, s: &Scenario, rate: f64) -> Option<Solution> {
         let network = Network::of(s, self.reading)?;
@@ -496,7 +497,7 @@ mod tests {
     }
 
     type ReferenceRow = (u32, u32, u32, f64, f64, [f64; 8]);
-    /// §7 of `models/broadcast.md`: k, V, M, β, rate, then λ_c, S_u, S_b, S, W_c, W_s, V̄ and the
+    /// §7: k, V, M, β, rate, then λ_c, S_u, S_b, S, W_c, W_s, V̄ and the
     /// unicast latency.
     const REFERENCE: &[ReferenceRow] = &[
         (8, 4, 32, 0.02, 0.002, [0.002440159, 36.00096, 32.00009, 35.21369, 1.668909, 0.5826624, 1.187573, 43.44572]),

@@ -1,5 +1,6 @@
 //! Analytical models of the seed papers. Every model is a pure function of a [`Scenario`] and a
-//! rate; none imports the simulator.
+//! rate; none imports the simulator. Each has a page in `docs/models/` (index:
+//! `docs/models/README.md`) with its equations, the readings chosen and its reference values.
 //!
 //! - [`quaglia_adaptive`]: seed 002, minimal fully adaptive wormhole routing (`routing=adaptive`).
 //! - [`nbc`]: seed 000, Duato-Nbc fully adaptive routing (`routing=nbc`).

@@ -1,7 +1,7 @@
 //! Seed 000: F. Safaei, A. Khonsari, M. Fathy, M. Ould-Khaoua, "Performance Evaluation of
 //! Fully Adaptive Routing for the Torus Interconnect Networks", ICCS 2007 (`routing=nbc`).
-//! Equation numbers below are the paper's; the full restatement, with the readings chosen where
-//! the extracted text is ambiguous, is `models/nbc.md`.
+//! Equation numbers below are the paper's; section numbers (§) are those of `docs/models/nbc.md`,
+//! the full restatement, with the readings chosen where the extracted text is ambiguous.
 //!
 //! Duato's methodology on a 2-D torus: of the `V` virtual channels of every physical channel,
 //! `V1` are fully adaptive and `V2` are escape channels run by the negative-hop scheme with bonus
@@ -14,7 +14,7 @@
 //!   sources, unicast wormhole switching and `V1 ≥ 1` (see [`assumptions_hold`]); for other `n`
 //!   [`LatencyModel::evaluate`] still solves the 2-D model of radix `k`.
 //! - The split of `V` is not stated by the paper; the default takes `V2 = ⌊k/2⌋ + 1` escape
-//!   levels and `V1 = V − V2` (spec §5, item 5: 5 + 5 for k = 8, 1 + 9 for k = 16), which the
+//!   levels and `V1 = V − V2` (§5, item 5: 5 + 5 for k = 8, 1 + 9 for k = 16), which the
 //!   simulator's negative-hop escape layer need not match; [`Nbc::escape_vcs`] overrides it.
 //! - Flit buffers are not modelled (`buf` is ignored): a blocked message is charged the M/G/1
 //!   wait `W_c` for a whole channel, and virtual-channel multiplexing enters only through `V̄`.
@@ -25,14 +25,14 @@ use super::{Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
 
-/// Relative convergence threshold on `S̄` (spec §4, step 3.4).
+/// Relative convergence threshold on `S̄` (§4, step 3.4).
 const RELATIVE_TOLERANCE: f64 = 1e-12;
-/// Rounds after which the rate is declared saturated (spec §4, step 3.5).
+/// Rounds after which the rate is declared saturated (§4, step 3.5).
 const MAX_ROUNDS: usize = 1_000_000;
-/// Relative width at which the saturation-rate bisection stops (spec §4).
+/// Relative width at which the saturation-rate bisection stops (§4).
 const SATURATION_TOLERANCE: f64 = 1e-7;
 
-/// How eq. (17) averages the network latency over destinations (spec §6).
+/// How eq. (17) averages the network latency over destinations (§6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DestinationAveraging {
     /// Every destination replaced by one at the mean distance `d̄` (`mode="mean"`).
@@ -42,7 +42,7 @@ pub enum DestinationAveraging {
     EveryDestination,
 }
 
-/// How eq. (11) combines the blocking of the output channels still allowed (spec §5, item 2).
+/// How eq. (11) combines the blocking of the output channels still allowed (§5, item 2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OpenDimensions {
     /// The printed superscript: the bracket raised to the real power `φ_h`.
@@ -53,7 +53,7 @@ pub enum OpenDimensions {
     Mixture,
 }
 
-/// Which VC counts eqs. (14), (15) use (spec §5, item 1).
+/// Which VC counts eqs. (14), (15) use (§5, item 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EscapeCounts {
     /// The counts the paper's text states, `V1 + V2 − c − l + 1` and `V1 + V2 − c − l + 2`.
@@ -64,7 +64,7 @@ pub enum EscapeCounts {
     Printed,
 }
 
-/// Seed 000's Duato-Nbc latency model. `Nbc::default()` is the spec's default reading.
+/// Seed 000's Duato-Nbc latency model. `Nbc::default()` is the default reading (§5, §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Nbc {
     pub destinations: DestinationAveraging,
@@ -108,7 +108,7 @@ impl LatencyModel for Nbc {
          channels in a 2-D torus, uniform traffic, V1 adaptive + V2 escape virtual channels"
     }
 
-    /// Solves the fixed point of spec §4 at `rate`, from `k`, `len` and `vcs` as a 2-D torus.
+    /// Solves the fixed point of §4 at `rate`, from `k`, `len` and `vcs` as a 2-D torus.
     /// Gives no latency when the VC split is impossible (`V1 < 1`, or fewer escape levels than
     /// the longest route needs), and empty quantities whenever the latency is `None`.
     fn evaluate(&self, s: &Scenario, rate: f64) -> Evaluation {
@@ -122,7 +122,7 @@ impl LatencyModel for Nbc {
     }
 
     /// Bisection between 0 and `4 / (d̄ (M + d̄))`, where `λ_c S̄ ≥ 1` already holds at the
-    /// zero-load `S̄` (spec §4); 0 when the model does not apply to the VC count.
+    /// zero-load `S̄` (§4); 0 when the model does not apply to the VC count.
     fn saturation_rate(&self, s: &Scenario) -> f64 {
         let Ok(setup) = Setup::new(self, s) else {
             return 0.0;
@@ -151,7 +151,7 @@ struct HopClass {
     one_dimension_left: f64,
 }
 
-/// The state of the iteration of spec §4 at one rate; at its end, the solution.
+/// The state of the iteration of §4 at one rate; at its end, the solution.
 struct FixedPoint {
     /// `S̄`, mean network latency and mean channel service time.
     service: f64,
@@ -236,7 +236,7 @@ impl Setup {
         })
     }
 
-    /// Spec §4, steps 2–4: the least fixed point of `S̄`, then `W_s`, `V̄` and the latency.
+    /// §4, steps 2–4: the least fixed point of `S̄`, then `W_s`, `V̄` and the latency.
     fn solve(&self, model: &Nbc, rate: f64) -> Evaluation {
         match self.least_fixed_point(model, rate) {
             Some(point) if rate / self.vcs as f64 * point.service < 1.0 => self.evaluation(model, rate, &point),
@@ -244,14 +244,14 @@ impl Setup {
         }
     }
 
-    /// Spec §4, steps 2–3: the least fixed point of `S̄ ↦ M + d̄ + W_c Σ_h P_block,h`, or `None`
+    /// §4, steps 2–3: the least fixed point of `S̄ ↦ M + d̄ + W_c Σ_h P_block,h`, or `None`
     /// when there is none below `λ_c S̄ = 1` (saturation).
     ///
     /// Near the fold the plain iteration needs ~10⁴ rounds, so it is first run with Aitken
     /// extrapolation (Steffensen's method), which lands on the same fixed point. A jump could in
     /// principle carry the iterate past both the least and the unstable fixed point, making a
     /// stable rate look saturated; a saturation found after a jump is therefore confirmed by
-    /// the plain, monotone iteration of the spec.
+    /// the plain, monotone iteration of §4.
     fn least_fixed_point(&self, model: &Nbc, rate: f64) -> Option<FixedPoint> {
         match self.iterate(model, rate, true) {
             Outcome::Converged(point) => Some(point),
@@ -306,7 +306,7 @@ impl Setup {
         Outcome::Saturated { after_extrapolation: jumped }
     }
 
-    /// One round of spec §4, step 3: eqs. (20), (18), (12)–(16) and (11) at `point.service`,
+    /// One round of §4, step 3: eqs. (20), (18), (12)–(16) and (11) at `point.service`,
     /// stored in `point`; returns the new `S̄` of eq. (5).
     fn update(&self, model: &Nbc, channel_rate: f64, point: &mut FixedPoint) -> f64 {
         point.rounds += 1;
@@ -413,7 +413,7 @@ fn mean_hops_per_dimension(k: u32) -> f64 {
     }
 }
 
-/// Eqs. (5), (9), (10) of seed 000 in the mean-value form (spec §6): hops `h = 1..⌈d̄⌉` of a
+/// Eqs. (5), (9), (10) of seed 000 in the mean-value form (§6): hops `h = 1..⌈d̄⌉` of a
 /// route of `d̄ = 2k̄` hops, the last one weighted `d̄ − ⌊d̄⌋` when `d̄` is fractional. Returns
 /// `(d̄, hops)`.
 fn mean_distance_hops(k: u32) -> (f64, Vec<HopClass>) {
@@ -441,7 +441,7 @@ fn mean_distance_hops(k: u32) -> (f64, Vec<HopClass>) {
     (mean_hops, hops)
 }
 
-/// Eqs. (5), (6), (9), (17) of seed 000 taken over every destination (spec §6, `mode="exact"`):
+/// Eqs. (5), (6), (9), (17) of seed 000 taken over every destination (§6, `mode="exact"`):
 /// each route `(h_x, h_y)` with its own `Δ`, and `P_φ,h` the share of the equally likely splits
 /// `x + y = h − 1` (`x ≤ h_x`, `y ≤ h_y`) in which one dimension is finished. Hops with the same
 /// `(c, P_φ)` are merged, with weights per destination. Returns `(exact mean distance, hops)`.
@@ -528,7 +528,7 @@ fn source_wait(rate: f64, vcs: usize, service: f64, length: f64) -> f64 {
 }
 
 /// Eq. (20) of seed 000: probabilities `P_v` that `v` of the `V` VCs of a channel are busy, a
-/// birth–death chain whose full state departs at the reduced rate `1/S̄ − λ_c` (spec §5, item 6).
+/// birth–death chain whose full state departs at the reduced rate `1/S̄ − λ_c` (§5, item 6).
 /// Needs `λ_c S̄ < 1`.
 fn vc_occupancy(channel_rate: f64, service: f64, occupancy: &mut [f64]) {
     let load = channel_rate * service;
@@ -578,7 +578,7 @@ mod tests {
         assert!((got - want).abs() <= relative * want.abs(), "{what}: {got} vs {want}");
     }
 
-    /// Spec §7: (k, M, rate, λ_c, S, W_c, W_s, V̄, latency).
+    /// §7: (k, M, rate, λ_c, S, W_c, W_s, V̄, latency).
     type ReferenceRow = (u32, u32, f64, f64, f64, f64, f64, f64, f64);
 
     const REFERENCE: [ReferenceRow; 17] = [
@@ -603,7 +603,7 @@ mod tests {
 
     #[test]
     fn reproduces_the_reference_table() {
-        // The spec's values carry 7 significant digits; 1e-6 relative leaves room for rounding.
+        // §7's values carry 7 significant digits; 1e-6 relative leaves room for rounding.
         for (k, len, rate, lambda_c, s, w_c, w_s, v_bar, latency) in REFERENCE {
             let e = Nbc::default().evaluate(&torus(k, len), rate);
             let case = format!("k={k} M={len} rate={rate}");
@@ -628,7 +628,7 @@ mod tests {
 
     #[test]
     fn saturation_rates_match_the_reference_for_every_variant() {
-        // Spec §7, columns in the order of `variants()`.
+        // §7, columns in the order of `variants()`.
         let reference = [
             (8, 32, [0.018601, 0.018077, 0.018301, 0.018810, 0.018601]),
             (8, 64, [0.009857, 0.009587, 0.009699, 0.009968, 0.009857]),
@@ -649,7 +649,7 @@ mod tests {
 
     #[test]
     fn variant_latencies_match_the_reference() {
-        // Spec §7: (k = 8, M = 32, rate 0.01) and (k = 16, M = 64, rate 0.003).
+        // §7: (k = 8, M = 32, rate 0.01) and (k = 16, M = 64, rate 0.003).
         let reference = [
             [77.92127, 183.5854],
             [79.21038, 184.6485],

@@ -1,7 +1,8 @@
 //! Seed 002: F. Quaglia et al., analytical model of minimal fully adaptive wormhole routing in
 //! a 2-D torus with bidirectional links, *Parallel Computing* 28 (2002) 485–501
-//! (`routing=adaptive`). Equation numbers below are the paper's; the full restatement, with the
-//! readings chosen where the extracted text is ambiguous, is `models/quaglia-adaptive.md`.
+//! (`routing=adaptive`). Equation numbers below are the paper's; section numbers (§) are those of
+//! `docs/models/quaglia-adaptive.md`, the full restatement, with the readings chosen where the
+//! extracted text is ambiguous.
 //!
 //! The model follows one *average message* through a quadrant of the torus: from router
 //! `N[1,1]` to `N[K+1,K+1]`, `K = k/4` hops in each dimension. Adaptive messages take X when it
@@ -18,7 +19,7 @@
 //! - It assumes uniform traffic, single-flit headers, one flit per link per cycle, Poisson
 //!   sources and `k` a multiple of 4, in two dimensions only (see [`assumptions_hold`]).
 //! - Its saturation comes from the holding times feeding back into the waits, well below the
-//!   channel-load bound. The spec defines it operationally (no convergence within 5000
+//!   channel-load bound. §7 defines it operationally (no convergence within 5000
 //!   iterations), so a rate within about 0.1 % of [`LatencyModel::saturation_rate`] costs
 //!   thousands of iterations; elsewhere a rate takes 5–150.
 
@@ -26,13 +27,13 @@ use super::{saturation_by_bisection, Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching, TrafficKind};
 use std::collections::BTreeMap;
 
-/// Convergence threshold on the summed change of the unknowns (spec §7, step 3).
+/// Convergence threshold on the summed change of the unknowns (§7, step 3).
 const TOLERANCE: f64 = 1e-10;
-/// Iterations after which the rate is declared saturated (spec §7, step 4).
+/// Iterations after which the rate is declared saturated (§7, step 4).
 const MAX_ITERATIONS: usize = 5000;
 /// A wait this large means the iterates are running away.
 const RUNAWAY_WAIT: f64 = 1e6;
-/// Longest period of the selector flip cycles that are accepted as an answer (spec §7, step 5).
+/// Longest period of the selector flip cycles that are accepted as an answer (§7, step 5).
 const LONGEST_FLIP_CYCLE: usize = 4;
 
 /// Seed 002's path-hole/data-trail model of minimal fully adaptive wormhole routing.
@@ -116,7 +117,7 @@ impl Unknowns {
             + (self.p_y - other.p_y).abs()
     }
 
-    /// Whether the new iterate still describes a stable network (spec §7, step 4).
+    /// Whether the new iterate still describes a stable network (§7, step 4).
     fn is_stable(&self) -> bool {
         let waits = [self.wait_we, self.wait_ne, self.wait_ns, self.wait_ws];
         waits.iter().all(|w| w.is_finite() && *w >= 0.0 && *w < RUNAWAY_WAIT)
@@ -173,7 +174,7 @@ fn holding_time(residual: f64, hops_left: usize) -> f64 {
 }
 
 /// Second moment of the holding time in eqs. (19)–(27), `S² = T² + σ²` with the holding time
-/// taken as exponential (`σ = T̄`); spec §8, reading 1.
+/// taken as exponential (`σ = T̄`); §8, reading 1.
 fn holding_second_moment(residual: f64, holding: f64) -> f64 {
     residual * residual + holding * holding
 }
@@ -240,7 +241,7 @@ impl AverageMessage {
         2 * self.hops + 2 - i - j
     }
 
-    /// §7 of the spec: Jacobi iteration from zero, with saturation and flip-cycle detection.
+    /// §7: Jacobi iteration from zero, with saturation and flip-cycle detection.
     fn solve(&mut self) -> Evaluation {
         let mut current = Unknowns::default();
         // The last few iterations' inputs and latencies, to recognise a selector flip cycle.
@@ -269,7 +270,7 @@ impl AverageMessage {
         Evaluation::default()
     }
 
-    /// One Jacobi iteration (spec §7, step 2): flows, times, latency and new unknowns.
+    /// One Jacobi iteration (§7, step 2): flows, times, latency and new unknowns.
     fn iterate(&mut self, u: &Unknowns) -> Iterate {
         let (share_x, share_y) = bifurcation(u.p_x, u.p_y);
         self.compute_flows(share_x, share_y);
@@ -334,7 +335,7 @@ impl AverageMessage {
 
     /// Eqs. (32)–(42) of seed 002: residual transmission times, backward from the data trail.
     /// The "+1" is the header's cycle on the link; the pairing of waits and times in (39)
-    /// follows (35) (spec §8, readings 5 and 6).
+    /// follows (35) (§8, readings 5 and 6).
     fn compute_residual_times(&mut self, u: &Unknowns, wait_for_x_coming_west: bool, wait_for_y_coming_north: bool) {
         let k = self.hops;
         let data_trail = self.length + 1.0;
@@ -387,7 +388,7 @@ impl AverageMessage {
     }
 
     /// Eq. (23) with (19)–(22) of seed 002: classes contending with a west-to-east message for
-    /// a horizontal channel (`β_X` time at `b^X_K`, spec §8 reading 7).
+    /// a horizontal channel (`β_X` time at `b^X_K`, §8 reading 7).
     fn classes_west_east(&self, share_x: f64) -> ContentionClasses {
         let k = self.hops;
         let mut classes = ContentionClasses::default();
@@ -406,7 +407,7 @@ impl AverageMessage {
     }
 
     /// Eq. (25) of seed 002: classes contending with a message that turns from north to east,
-    /// as printed (`f_X F^Y`, spec §8 reading 2) but with the `β_X` sum running to `K`
+    /// as printed (`f_X F^Y`, §8 reading 2) but with the `β_X` sum running to `K`
     /// (reading 3).
     fn classes_north_east(&self, share_x: f64) -> ContentionClasses {
         let k = self.hops;
@@ -451,7 +452,7 @@ impl AverageMessage {
     }
 
     /// Eq. (27) of seed 002: classes contending with a message that turns from west to south,
-    /// with the second term on the vertical channel `Y[i+1,j]` (spec §8 reading 4).
+    /// with the second term on the vertical channel `Y[i+1,j]` (§8 reading 4).
     fn classes_west_south(&self, share_y: f64) -> ContentionClasses {
         let k = self.hops;
         let mut classes = ContentionClasses::default();
@@ -509,7 +510,7 @@ impl AverageMessage {
     }
 
     /// Eq. (45) of seed 002: mean message latency `T_lat`, the one-dimension streams paying
-    /// the source waits as printed (spec §8 reading 11).
+    /// the source waits as printed (§8 reading 11).
     fn latency(&self, u: &Unknowns, adaptive_latency: f64) -> f64 {
         let k = self.hops;
         self.alpha * adaptive_latency
@@ -568,7 +569,7 @@ mod tests {
         QuagliaAdaptive.evaluate(&torus(k), rate).latency.expect("below saturation")
     }
 
-    /// Spec §10: (rate, 4×4 paper model, 4×4 this spec, 8×8 paper model, 8×8 this spec).
+    /// §10: (rate, 4×4 paper model, 4×4 this page, 8×8 paper model, 8×8 this page).
     const TABLE_1: [(f64, f64, f64, f64, f64); 12] = [
         (0.001, 13.65, 13.6523, 15.73, 15.7340),
         (0.002, 13.70, 13.7056, 15.92, 15.9179),
@@ -604,7 +605,7 @@ mod tests {
 
     #[test]
     fn intermediate_quantities_at_rate_0_01_match_the_spec() {
-        // Spec §10: name, 4×4 value, 8×8 value.
+        // §10: name, 4×4 value, 8×8 value.
         let expected = [
             ("W_WE", 0.71311, 1.24363),
             ("W_NE", 0.68905, 1.27526),
@@ -666,7 +667,7 @@ mod tests {
     #[test]
     fn selector_flip_cycles_near_saturation_are_averaged() {
         // In 4×4 above about 0.06 the waits W_WS and W_WE are nearly equal and r changes on
-        // every iteration (spec §7, step 5); without averaging there would be no answer.
+        // every iteration (§7, step 5); without averaging there would be no answer.
         let e = QuagliaAdaptive.evaluate(&torus(4), 0.065);
         assert_eq!(e.quantities["flip_cycle_period"], 2.0);
         let averaged = e.latency.expect("below saturation");

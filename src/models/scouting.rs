@@ -1,14 +1,14 @@
 //! Scouting-switching latency model of seed 001: Safaei, Khonsari, Fathy, Talebanfard and
 //! Ould-Khaoua, "Communication-prediction of scouting switching in adaptively-routed torus
-//! networks", NPC 2007 (`seeds/001_6f667f96e44d0022.txt`), as specified in
-//! `models/scouting.md`.
+//! networks", NPC 2007, as described in `docs/models/scouting.md`; section numbers (§) are
+//! that page's, equation numbers the paper's.
 //!
 //! A 2-D k × k torus, minimal fully adaptive routing in which every VC of a useful channel may
 //! be taken, and scouting switching with probe lead K (K = 0 is wormhole): a header that finds
 //! every usable VC busy sends a negative acknowledgement, steps back one node and tries again.
 //! Poisson sources, uniform destinations, M-flit messages, unbounded source queues.
 //!
-//! The equations are solved by the monotone fixed-point iteration of the specification (§4),
+//! The equations are solved by the monotone fixed-point iteration of §4,
 //! starting from an idle network, so the model reports the least fixed point or "saturated".
 //!
 //! # Quantities reported
@@ -55,7 +55,7 @@ use std::collections::BTreeMap;
 /// point converges ever more slowly, and the specification gives four significant figures.
 const SATURATION_RELATIVE_WIDTH: f64 = 1e-9;
 
-/// What eq. (4) adds to the path set-up time (§6 of the specification).
+/// What eq. (4) adds to the path set-up time (§6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum NetworkLatencyForm {
     /// S = C + D + M, as printed: the header's hops are counted in C and again in D.
@@ -65,7 +65,7 @@ pub enum NetworkLatencyForm {
     SetupIncludesHops,
 }
 
-/// What a header refused at its source costs (§5.1 of the specification).
+/// What a header refused at its source costs (§5, item 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SourceRefusal {
     /// The printed eq. (5) at i = 0: C_{0,j} = 1 + C_{1,j}; the wait is left to W_s.
@@ -75,7 +75,7 @@ pub enum SourceRefusal {
     Retry,
 }
 
-/// Whether eq. (3) charges backtrack re-visits when K = 0 (§6 of the specification).
+/// Whether eq. (3) charges backtrack re-visits when K = 0 (§6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BacktrackTraffic {
     /// The printed form: the re-visit term for every K, although K = 0 never backtracks.
@@ -157,7 +157,7 @@ impl Route {
 }
 
 /// The routes the model averages over: the single mean path of eqs. (2) and (8), or every
-/// destination class (`mode="exact"`, §6 of the specification). `None` for the mean path of
+/// destination class (`mode="exact"`, §6). `None` for the mean path of
 /// an odd k, whose D = k/2 is not a whole number of hops.
 fn routes(k: u32, distances: Distances) -> Option<Vec<Route>> {
     match distances {
@@ -410,7 +410,7 @@ impl ScoutingModel {
         network_latency(setup, network.hops, network.len, self.reading.network_latency)
     }
 
-    /// §4 of the specification: iterate on P_V from an idle network. Each round derives the
+    /// §4: iterate on P_V from an idle network. Each round derives the
     /// blocking probabilities, λ_c, C and S from P_V, and the next P_V from λ_c and S by
     /// eq. (12); at the fixed point W_s, V̄ and the latency follow.
     fn solve(&self, s: &Scenario, rate: f64) -> Option<Solution> {
@@ -497,7 +497,7 @@ mod tests {
     }
 
     type ReferenceRow = (u32, u32, u32, u32, f64, [f64; 7]);
-    /// §7 of `models/scouting.md`: k, V, M, K, rate, λ_c, P_V, C, S, W_s, V̄, latency.
+    /// §7: k, V, M, K, rate, λ_c, P_V, C, S, W_s, V̄, latency.
     const REFERENCE: &[ReferenceRow] = &[
         (8, 6, 32, 0, 0.004, [0.004000062, 1.441412e-05, 3.0, 39.0, 0.5260096, 1.369502, 54.13095]),
         (8, 6, 32, 0, 0.008, [0.008008046, 0.0009279976, 3.0, 39.0, 1.080872, 1.897157, 76.0397]),
@@ -526,7 +526,7 @@ mod tests {
     const REFERENCE_KEYS: [&str; 7] = ["lambda_c", "P_V", "C", "S", "W_s", "V_bar", "latency"];
 
     type SaturationRow = (u32, u32, u32, u32, [f64; 4], Option<f64>);
-    /// §7 of `models/scouting.md`: k, V, M, K and the saturation rates of the default,
+    /// §7: k, V, M, K and the saturation rates of the default,
     /// `s_form=setup-includes-hops`, `source=retry` and `backtrack_traffic=scouting-only`
     /// readings, printed to six decimals, and of `mode=exact` where it was computed.
     const SATURATION: &[SaturationRow] = &[

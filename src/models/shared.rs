@@ -81,9 +81,9 @@ impl DestinationClass {
     }
 
     /// The probability that one dimension is finished after `hops_done` < ‖H‖ hops
-    /// (`models/nbc.md` §6): every split (x, y) of the hops done with x ≤ h_x and y ≤ h_y is
-    /// equally likely, and a dimension is finished when x = h_x or y = h_y. A route along one
-    /// dimension has one dimension left throughout.
+    /// (`docs/models/nbc.md` §6): every split (x, y) of the hops done with x ≤ h_x and y ≤ h_y
+    /// is equally likely, and a dimension is finished when x = h_x or y = h_y. A route along
+    /// one dimension has one dimension left throughout.
     pub fn one_dimension_left(&self, hops_done: usize) -> f64 {
         let splits = self.hops_x.min(hops_done) + 1 - hops_done.saturating_sub(self.hops_y);
         let finished = (self.hops_x <= hops_done) as usize + (self.hops_y <= hops_done) as usize;

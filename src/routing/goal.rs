@@ -99,8 +99,8 @@ mod tests {
 
     #[test]
     fn uniform_traffic_takes_the_balanced_mean_hop_count() {
-        // bounds.md §4.1: RLB's quadrants give 336 hops from each 8×8 node to all 64 nodes, so
-        // 336/63 to the 63 others.
+        // docs/models/bounds.md §4.1: RLB's quadrants give 336 hops from each 8×8 node to all 64
+        // nodes, so 336/63 to the 63 others.
         let t = Torus::new(8, 2);
         let r = Goal { sets: VcSets { vcs: 3 } };
         let mut rng = Rng::new(7, Stream::Routing);

@@ -186,7 +186,7 @@ fn coordinates(t: &Torus, node: Node) -> [u8; 3] {
 }
 
 /// Minimal directions from `from` to `to`: bit d set for −; a tie (offset exactly k/2) is broken
-/// uniformly at random, as BookSim's `dim_order_torus` does and `models/bounds.md` assumes.
+/// uniformly at random, as BookSim's `dim_order_torus` does and `docs/models/bounds.md` assumes.
 #[inline(always)]
 pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
     let (a, b) = (t.coordinates_of(from), t.coordinates_of(to));
@@ -205,9 +205,9 @@ pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 
 }
 
 /// Load-balanced directions from `from` to `to` (RLB's and GOAL's quadrant, seed 004 §4,
-/// `models/bounds.md` §3): in each dimension with ring distance D > 0, the short direction with
-/// probability (k − D)/k and the long one (k − D hops) with probability D/k. A tie (D = k/2) is
-/// then ½–½; D = 0 means no travel in that dimension (bit clear).
+/// `docs/models/bounds.md` §3): in each dimension with ring distance D > 0, the short direction
+/// with probability (k − D)/k and the long one (k − D hops) with probability D/k. A tie
+/// (D = k/2) is then ½–½; D = 0 means no travel in that dimension (bit clear).
 pub fn balanced_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
     let mut minus = 0u8;
     for d in 0..t.n {

@@ -15,8 +15,8 @@
 //! would, so that short routes do not crowd the low levels (Boppana & Chalasani). Seed 000 does
 //! not say how the cards are spent; here all are spent at generation, on a start level drawn
 //! uniformly from `0..=h`. Levels therefore run from 0 to `⌈D/2⌉`: `V2 = ⌈D/2⌉ + 1`, which
-//! for a 2-D torus is the `⌊k/2⌋ + 1` of the model's default reading (`models/nbc.md` §5 item
-//! 5), so the simulation and `models::nbc::Nbc::default()` split V identically: at V = 10,
+//! for a 2-D torus is the `⌊k/2⌋ + 1` of the model's default reading (`docs/models/nbc.md` §5
+//! item 5), so the simulation and `models::nbc::Nbc::default()` split V identically: at V = 10,
 //! V2 + V1 = 5 + 5 for k = 8 and 9 + 1 for k = 16.
 //!
 //! Why this is deadlock-free: rank an escape channel by (level, colour of its source node). A
@@ -125,7 +125,7 @@ mod tests {
 
     #[test]
     fn escape_levels_match_the_models_default_split() {
-        // models/nbc.md §5 item 5: V2 = ⌊k/2⌋ + 1 on a 2-D torus.
+        // docs/models/nbc.md §5 item 5: V2 = ⌊k/2⌋ + 1 on a 2-D torus.
         for k in [2, 4, 8, 10, 16] {
             assert_eq!(escape_levels(k, 2), k / 2 + 1, "k = {k}");
         }

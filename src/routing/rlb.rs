@@ -1,5 +1,5 @@
 //! Randomized Local Balance (RLB; seed 004 Table 1, after Singh, Dally, Towles & Gupta;
-//! `models/bounds.md` §3). Choose the quadrant as GOAL does ([`balanced_directions`]: short
+//! `docs/models/bounds.md` §3). Choose the quadrant as GOAL does ([`balanced_directions`]: short
 //! direction with probability (k − Δ)/k, long with Δ/k), draw an intermediate node q uniformly
 //! from that quadrant's box, and route to q and then to the destination, each phase in a
 //! dimension order drawn uniformly (x-first or y-first with probability ½ in 2-D), independently.
@@ -151,7 +151,8 @@ mod tests {
 
     #[test]
     fn uniform_traffic_takes_the_balanced_mean_hop_count() {
-        // bounds.md §4.1: 336 hops from each 8×8 node to all 64 nodes, 336/63 to the others.
+        // docs/models/bounds.md §4.1: 336 hops from each 8×8 node to all 64 nodes, 336/63 to the
+        // others.
         let t = Torus::new(8, 2);
         let r = Rlb { sets: VcSets { vcs: 6 } };
         let mut rng = Rng::new(11, Stream::Routing);

@@ -1,6 +1,7 @@
-//! Two-phase ROMM (seed 004 Table 1, after Nesson & Johnsson; `models/bounds.md` §3): route to
-//! an intermediate node q drawn uniformly from the minimal quadrant — the (D_x + 1) × (D_y + 1)
-//! box of nodes spanned by source and destination, both included — then to the destination.
+//! Two-phase ROMM (seed 004 Table 1, after Nesson & Johnsson; `docs/models/bounds.md` §3):
+//! route to an intermediate node q drawn uniformly from the minimal quadrant — the
+//! (D_x + 1) × (D_y + 1) box of nodes spanned by source and destination, both included — then
+//! to the destination.
 //! A tie (offset exactly k/2) first picks its direction ½–½, then q in that direction's box.
 //! Both phases travel in the quadrant's directions by dimension-order routing, x first, so the
 //! path is always minimal.

@@ -1,4 +1,5 @@
-//! Ideal-balance bounds for GOAL and for minimal routing (bounds.md §4.3), without an LP solver.
+//! Ideal-balance bounds for GOAL and for minimal routing (`docs/models/bounds.md` §4.3, §9.3),
+//! without an LP solver.
 //!
 //! The quantity is the LP value z* = min over routings of max_c γ_c, where each flow may use any
 //! monotone path of its quadrant(s). It is computed three ways:
@@ -22,7 +23,7 @@ pub enum Family {
 
 impl Family {
     /// The quadrant rule whose per-class loads are z* on translation-invariant patterns. For
-    /// MIN, splitting ties ½–½ is optimal on these symmetric patterns (bounds.md §4.3).
+    /// MIN, splitting ties ½–½ is optimal on these symmetric patterns (§4.3).
     pub fn invariant_rule(self) -> QuadrantRule {
         match self {
             Family::Goal => QuadrantRule::Balanced,
@@ -63,7 +64,7 @@ pub fn flows(lat: &Lattice, torus: &Torus, pattern: &Pattern, family: Family) ->
     out
 }
 
-/// The ring-cut lower bound on z* (bounds.md §4.3), the larger of two kinds of cut along each
+/// The ring-cut lower bound on z* (§4.3), the larger of two kinds of cut along each
 /// dimension d, over the k^(n−1) parallel rings:
 /// - one direction at one position: a flow whose quadrants all travel that direction of d crosses
 ///   each position of its arc exactly once, on one of the k^(n−1) channels there;
@@ -140,7 +141,7 @@ pub fn round_cost(lat: &Lattice, flows: &[Flow]) -> f64 {
         .sum()
 }
 
-/// Frank–Wolfe on the soft maximum (1/β) ln Σ_c exp(β γ_c) of the loads (bounds.md §4.3).
+/// Frank–Wolfe on the soft maximum (1/β) ln Σ_c exp(β γ_c) of the loads (§4.3).
 ///
 /// Each round prices the channels by the soft maximum's gradient y (a distribution), routes every
 /// flow on its cheapest monotone path under y, and steps 2/(t + 2) towards that routing, so the
@@ -309,7 +310,7 @@ mod tests {
 
     #[test]
     fn frank_wolfe_brackets_the_lp_value_of_min_on_transpose() {
-        // bounds.md §4.3: LP 1.5; the reference Frank–Wolfe gives [1.467, 1.535] in 1500 rounds.
+        // §4.3: LP 1.5; the reference Frank–Wolfe gives [1.467, 1.535] in 1500 rounds.
         let (torus, p) = setup(8, TrafficKind::Transpose);
         let lat = Lattice::new(&torus);
         let f = flows(&lat, &torus, &p, Family::Minimal);
@@ -319,7 +320,7 @@ mod tests {
         assert!(bracket.lower > 1.499 && bracket.upper < 1.502, "[{}, {}]", bracket.lower, bracket.upper);
         assert!((max(&bracket.loads) - bracket.upper).abs() < 1e-12);
         // The reference's one-direction cut gives 1.0; the link cuts, which also count the ties
-        // (offset k/2 in one dimension), give 1.25. Both are loose here (bounds.md §4.3).
+        // (offset k/2 in one dimension), give 1.25. Both are loose here (§4.3).
         assert!((cut_bound(&lat, &f) - 1.25).abs() < 1e-12, "{}", cut_bound(&lat, &f));
     }
 

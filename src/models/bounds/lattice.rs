@@ -1,7 +1,7 @@
 //! Geometry shared by the exact loads ([`super::oblivious`]) and the ideal-balance bounds
-//! ([`super::ideal`]): coordinates, the quadrants of bounds.md §3, per-class loads of
-//! translation-invariant patterns (§4.3), and an accumulator that adds straight runs of hops to
-//! channel loads in O(1) each.
+//! ([`super::ideal`]): coordinates, the quadrants of `docs/models/bounds.md` §3, per-class loads
+//! of translation-invariant patterns (§4.3), and an accumulator that adds straight runs of hops
+//! to channel loads in O(1) each.
 
 use crate::topology::{Node, Torus};
 use crate::traffic::Pattern;
@@ -25,11 +25,11 @@ pub type Moves = [Move; MAX_DIMS];
 pub enum TieRule {
     /// Each direction with probability ½ (BookSim's `dim_order_torus`; the product's DOR).
     Split,
-    /// Always + (the DOR+ variant of bounds.md §5 and §7).
+    /// Always + (the DOR+ variant of §5 and §7).
     Plus,
 }
 
-/// How a routing picks the direction of travel in each dimension (bounds.md §3).
+/// How a routing picks the direction of travel in each dimension (§3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuadrantRule {
     /// The shortest direction (DOR, ROMM, VAL's phases, MIN).
@@ -106,7 +106,7 @@ impl Lattice {
     }
 
     /// The quadrants a packet from `s` to `d` may use, each with its probability under `rule`
-    /// (bounds.md §3): per dimension one direction, or two for a tie or a balanced choice.
+    /// (§3): per dimension one direction, or two for a tie or a balanced choice.
     pub fn quadrants(&self, s: Node, d: Node, rule: QuadrantRule) -> Vec<(Moves, f64)> {
         let mut out = vec![([Move::default(); MAX_DIMS], 1.0)];
         for dim in 0..self.n {
@@ -148,8 +148,8 @@ impl Lattice {
         }
     }
 
-    /// Loads of a translation-invariant pattern whose row at node 0 is `offsets` (bounds.md
-    /// §4.3): every channel of class (dimension, direction) carries
+    /// Loads of a translation-invariant pattern whose row at node 0 is `offsets` (§4.3): every
+    /// channel of class (dimension, direction) carries
     /// Σ_o λ(o) Σ_quadrants P(quadrant) · hops in that class, because the N sources spread their
     /// hops of a class evenly over its N channels.
     pub fn class_loads(&self, offsets: &[(Node, f64)], rule: QuadrantRule) -> Vec<f64> {
@@ -164,7 +164,7 @@ impl Lattice {
         (0..self.channels()).map(|c| per_class[c % (2 * self.n)]).collect()
     }
 
-    /// Every permutation of the dimensions (RLB's random dimension order, bounds.md §3).
+    /// Every permutation of the dimensions (RLB's random dimension order, §3).
     pub fn dimension_orders(&self) -> Vec<Vec<usize>> {
         let mut orders = vec![vec![]];
         for d in 0..self.n {
@@ -184,7 +184,7 @@ impl Lattice {
 }
 
 /// The row at node 0, as offsets, when every row of `pattern` is that row translated to its
-/// source (bounds.md §4.3: UR, NN, TOR, DIA); `None` otherwise.
+/// source (§4.3: UR, NN, TOR, DIA); `None` otherwise.
 pub fn invariant_offsets(lat: &Lattice, torus: &Torus, pattern: &Pattern) -> Option<Vec<(Node, f64)>> {
     match pattern {
         Pattern::Uniform | Pattern::Neighbor => Some(pattern.row(torus, 0)),

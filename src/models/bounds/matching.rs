@@ -1,6 +1,6 @@
 //! Maximum-weight perfect matching on a dense square matrix: the Hungarian algorithm (Kuhn–Munkres
-//! with potentials, O(N³)). bounds.md §1 and §4.2 use it to find, for one channel, the
-//! permutation that loads it most (Towles–Dally).
+//! with potentials, O(N³)). `docs/models/bounds.md` §1 and §4.2 use it to find, for one channel,
+//! the permutation that loads it most (Towles–Dally).
 
 /// The assignment row → column maximising Σ weight[row][column], and that sum.
 pub fn max_weight_matching(weight: &[Vec<f64>]) -> (Vec<usize>, f64) {

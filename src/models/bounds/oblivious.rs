@@ -1,5 +1,6 @@
-//! Exact channel loads of the oblivious routings DOR, VAL, ROMM and RLB (bounds.md §3, §4.1):
-//! every (source, destination, quadrant, intermediate, dimension order) with its probability.
+//! Exact channel loads of the oblivious routings DOR, VAL, ROMM and RLB (`docs/models/bounds.md`
+//! §3, §4.1, §9.4): every (source, destination, quadrant, intermediate, dimension order) with its
+//! probability.
 
 use super::lattice::{invariant_offsets, Lattice, LoadAccumulator, Move, Moves, QuadrantRule, TieRule, MAX_DIMS};
 use crate::scenario::RoutingKind;
@@ -11,7 +12,7 @@ use crate::traffic::Pattern;
 /// worst case on large tori.
 pub const ENUMERATION_BUDGET: f64 = 5e7;
 
-/// An oblivious routing algorithm as bounds.md §3 defines it.
+/// An oblivious routing algorithm as §3 defines it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Oblivious {
     /// Dimension order, dimension 0 first, each in the shortest direction.
@@ -54,7 +55,7 @@ fn phase_orders(lat: &Lattice, routing: Oblivious) -> Vec<Vec<usize>> {
     }
 }
 
-/// Adds the expected loads of `weight` packets/cycle from `s` to `d` (bounds.md §4.1).
+/// Adds the expected loads of `weight` packets/cycle from `s` to `d` (§4.1).
 pub fn route_pair(
     lat: &Lattice,
     routing: Oblivious,
@@ -127,7 +128,7 @@ fn pair_cost(lat: &Lattice, routing: Oblivious, orders: usize, s: Node, d: Node)
     }
 }
 
-/// γ_c for every channel at 1 packet/node/cycle (bounds.md §1, §4.1), by channel id.
+/// γ_c for every channel at 1 packet/node/cycle (§1, §4.1), by channel id.
 ///
 /// Translation-invariant patterns use the per-class closed form of [`Lattice::class_loads`] and
 /// work at any size. VAL uses its two phases: phase 1 is uniform traffic whatever the pattern,
@@ -204,7 +205,7 @@ fn valiant_loads(lat: &Lattice, torus: &Torus, pattern: &Pattern) -> Result<Vec<
     Ok(acc.finish().iter().zip(&uniform).map(|(second, first)| second + first * (1.0 + smallest)).collect())
 }
 
-/// K_o for every offset node o: the loads of one packet/cycle from node 0 to o (bounds.md §4.2).
+/// K_o for every offset node o: the loads of one packet/cycle from node 0 to o (§4.2).
 /// By translation invariance a flow s → d loads channel (u, p) by K_{d−s}(u − s, p).
 pub fn unit_flow_kernels(torus: &Torus, routing: Oblivious) -> Vec<Vec<f64>> {
     let lat = Lattice::new(torus);
@@ -275,7 +276,7 @@ mod tests {
     #[test]
     fn kernels_are_unit_flows_of_the_path_length() {
         // Σ_c K_o(c) is the expected hop count from 0 to o: minimal for DOR and ROMM, and
-        // Σ_d 2 D_d (k − D_d)/k for RLB (bounds.md §4.1).
+        // Σ_d 2 D_d (k − D_d)/k for RLB (§4.1).
         let torus = Torus::new(8, 2);
         let lat = Lattice::new(&torus);
         for routing in [Oblivious::Dor(TieRule::Split), Oblivious::Romm, Oblivious::Rlb] {
