@@ -181,8 +181,8 @@ pub fn ideal_balance(s: &Scenario, torus: &Torus, pattern: &Pattern, family: Fam
     let converged = bracket.upper - lower <= CONVERGED * bracket.upper;
     let kind = if converged { BoundKind::IdealBalance } else { BoundKind::Bracket };
     let note = format!(
-        "ideal balance in [{lower:.4}, {:.4}] (ring cut {cut:.4}, Frank–Wolfe {rounds} rounds); \
-         Θ is taken from the lower end",
+        "ideal balance (the least busiest-channel load of any routing of the family) in [{lower:.4}, {:.4}] \
+         (ring cut {cut:.4}, Frank–Wolfe {rounds} rounds); Θ is taken from the lower end",
         bracket.upper
     );
     let mut b = Bound::from_gamma(s, kind, model, lower, note);
