@@ -152,6 +152,12 @@ pub mod limits {
     /// input buffers and injection, at most 7 for chaos, plus the slots), and the free slots
     /// of a router fit one 64-bit mask.
     pub const MQ: (u32, u32) = (0, 64);
+    /// Messages each source queue holds at most (`qcap`); all of them together at most
+    /// [`TOTAL_QUEUED`].
+    pub const QCAP: (u32, u32) = (1, 1 << 20);
+    /// Messages in all source queues together at most: on a network of more than
+    /// `TOTAL_QUEUED / qcap` nodes each queue holds `TOTAL_QUEUED / nodes`.
+    pub const TOTAL_QUEUED: u64 = 1 << 20;
     pub const WARMUP: (u64, u64) = (0, 100_000_000);
     pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
     /// Flit buffers in the whole network (nodes × 2n × vcs × buf) at most this many.
@@ -187,6 +193,9 @@ pub struct Scenario {
     pub allow_unsafe: bool,
     /// Q, packet slots of the shared multiqueue of each node (`routing=chaos` only; 0 otherwise).
     pub mq: u32,
+    /// Messages a source queue holds at most: a source whose queue is full holds its next
+    /// arrivals back until there is room (nothing is dropped), which throttles the offered load.
+    pub qcap: u32,
 }
 
 impl Default for Scenario {
@@ -208,6 +217,7 @@ impl Default for Scenario {
             cycles: 100_000,
             allow_unsafe: false,
             mq: 0,
+            qcap: 1_000,
         }
     }
 }
@@ -241,7 +251,7 @@ impl std::error::Error for ScenarioError {}
 /// The keys in canonical order.
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
-    "seed", "warmup", "cycles", "unsafe", "mq",
+    "seed", "warmup", "cycles", "unsafe", "mq", "qcap",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -382,6 +392,7 @@ impl Scenario {
                     s.mq = parse_int(key, v, limits::MQ)?;
                     mq_given = true;
                 }
+                "qcap" => s.qcap = parse_int(key, v, limits::QCAP)?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -532,6 +543,12 @@ impl Scenario {
         (4 * self.n * self.buf / self.len).clamp(1, limits::MQ.1)
     }
 
+    /// Messages each source queue holds at most in a run: `qcap`, or fewer on a network so large
+    /// that all queues together would pass [`limits::TOTAL_QUEUED`].
+    pub fn source_queue_cap(&self) -> usize {
+        (self.qcap as u64).min(limits::TOTAL_QUEUED / self.nodes() as u64).max(1) as usize
+    }
+
     /// Number of nodes, k^n.
     pub fn nodes(&self) -> usize {
         (self.k as usize).pow(self.n)
@@ -541,7 +558,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}",
             self.k,
             self.n,
             self.routing,
@@ -557,7 +574,8 @@ impl Scenario {
             self.warmup,
             self.cycles,
             self.allow_unsafe as u8,
-            self.mq
+            self.mq,
+            self.qcap
         )
     }
 

@@ -43,6 +43,7 @@ struct Schema {
     buf: (u32, u32),
     scout: (u32, u32),
     mq: (u32, u32),
+    qcap: (u32, u32),
     warmup: (u64, u64),
     cycles: (u64, u64),
 }
@@ -63,6 +64,7 @@ pub fn scenario_schema() -> String {
         buf: limits::BUF,
         scout: limits::SCOUT,
         mq: limits::MQ,
+        qcap: limits::QCAP,
         warmup: limits::WARMUP,
         cycles: limits::CYCLES,
     })

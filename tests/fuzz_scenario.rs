@@ -151,6 +151,7 @@ impl Generator {
             "buf" => self.integer(limits::BUF.0 as u64, limits::BUF.1 as u64),
             "scout" => self.integer(limits::SCOUT.0 as u64, limits::SCOUT.1 as u64),
             "mq" => self.integer(limits::MQ.0 as u64, limits::MQ.1 as u64),
+            "qcap" => self.integer(limits::QCAP.0 as u64, limits::QCAP.1 as u64),
             "warmup" => self.integer(limits::WARMUP.0, limits::WARMUP.1),
             "cycles" => self.integer(limits::CYCLES.0, limits::CYCLES.1),
             "seed" => self.integer(0, u64::MAX),

@@ -14,6 +14,7 @@ fn canonical_strings_round_trip() {
         "rate=0.1&beta=0.04&routing=duato",
         "routing=chaos",
         "k=4&n=3&routing=chaos&len=2&buf=3&mq=5",
+        "qcap=7&rate=0.2",
     ] {
         let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let canonical = s.canonical();
@@ -31,6 +32,11 @@ fn defaults_follow_the_spec() {
     let s = Scenario::parse("").unwrap();
     assert_eq!((s.k, s.n, s.routing, s.traffic, s.rate, s.len, s.vcs, s.buf, s.seed), (8, 2, RoutingKind::Dor, TrafficKind::Uniform, 0.005, 16, 2, 4, 1));
     assert_eq!((s.warmup, s.cycles, s.beta, s.allow_unsafe), (10_000, 100_000, 0.0, false));
+    // Source queues hold 1000 messages, fewer on networks where all of them together would
+    // pass 2^20 (as before qcap was a key, so old links run as they did).
+    assert_eq!((s.qcap, s.source_queue_cap()), (1000, 1000));
+    assert_eq!(Scenario::parse("k=128&n=2&vcs=2&buf=1").unwrap().source_queue_cap(), 64);
+    assert_eq!(Scenario::parse("k=32&qcap=5").unwrap().source_queue_cap(), 5);
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
@@ -101,6 +107,8 @@ fn bad_inputs_name_their_key() {
         ("routing=chaos&mq=0", "mq", "1 to 64"),
         ("routing=chaos&mq=65", "mq", "from 0 to 64"),
         ("mq=3", "mq", "routing=dor needs mq=0"),
+        ("qcap=0", "qcap", "from 1 to 1048576"),
+        ("qcap=1048577", "qcap", "from 1 to 1048576"),
     ];
     for &(input, key, words) in table {
         let e = Scenario::parse(input).expect_err(input);
@@ -118,7 +126,7 @@ fn random_inputs_never_panic() {
     let pieces = [
         "k", "n", "rate", "len", "vcs", "buf", "seed", "routing", "traffic", "=", "&", "%", "%2", "%E2%82", "é", "\u{0}",
         "-", "1", "0", "9999999999999999999999", "NaN", "inf", "1e308", "0.5", "dor", "goal", "uniform", "#", "?", " ",
-        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos",
+        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos", "qcap",
     ];
     let mut rng = Rng::new(42, Stream::Traffic);
     for _ in 0..50_000 {

@@ -11,7 +11,7 @@ use std::cell::Cell;
 use torus_explorer::experiment::parallel_map;
 use torus_explorer::models::bounds;
 use torus_explorer::scenario::RoutingKind;
-use torus_explorer::sim::{RunReport, Simulation, SOURCE_QUEUE_CAP};
+use torus_explorer::sim::{RunReport, Simulation};
 use torus_explorer::Scenario;
 
 /// Counts the heap per thread, so that algorithms soaking on parallel threads are measured
@@ -52,11 +52,10 @@ fn heap_in_use() -> isize {
 }
 
 const CYCLES: u64 = 100_000;
-/// The heap a soak may reach: the source queues are capped at `SOURCE_QUEUE_CAP` messages per
-/// node, and each message costs under 256 bytes in the message table (with its growth slack);
+/// The heap a soak may reach: the source queues are capped at `qcap` messages per node, and each message costs under 256 bytes in the message table (with its growth slack);
 /// the network and the statistics add a few MB. Growth past this would be a leak.
 fn heap_max(s: &Scenario) -> isize {
-    (s.nodes() * SOURCE_QUEUE_CAP * 256 + (8 << 20)) as isize
+    (s.nodes() * s.source_queue_cap() * 256 + (8 << 20)) as isize
 }
 /// Heap growth allowed over the second half of the window, when the queues are already full:
 /// one doubling of a small table at most.

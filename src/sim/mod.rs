@@ -60,11 +60,6 @@ const EJECT_VC: u32 = u32::MAX - 1;
 /// Deadlock watchdog: flits are buffered in the network and none has moved for this many
 /// cycles. A deadlock-free network under any load moves some flit every few cycles.
 pub const DEADLOCK_CYCLES: u64 = 2_000;
-/// Saturation cut-off: a source whose queue holds this many messages stops generating until
-/// it has room (the processor stalls; nothing is dropped). Shrinks for very large networks so
-/// that all source queues together stay under about a million messages.
-pub const SOURCE_QUEUE_CAP: usize = 1_000;
-const TOTAL_QUEUE_CAP: usize = 1 << 20;
 /// After the measurement window the run keeps loading the network until every labelled message
 /// is delivered, for at most this many cycles (or `cycles`, if longer); then generation stops
 /// and the network drains.
@@ -195,9 +190,21 @@ pub struct RunReport {
     /// Cycles simulated in all: warm-up, window and drain.
     pub cycles: u64,
     /// The network kept moving but did not carry the offered load (a source queue reached its
-    /// cap, the drain had to stop generation, or less than 95% of the offered flits were
-    /// accepted). Never set together with `deadlock`, where nothing moves at all.
+    /// cap, the drain had to stop generation, less than 95% of the offered flits were
+    /// accepted, or some source fell more than 5% behind its own offered load). Never set
+    /// together with `deadlock`, where nothing moves at all.
     pub saturated: bool,
+    /// When `saturated`: which of those conditions held, in words, `; `-separated. Past
+    /// saturation the latency measures how long the run was, not the network.
+    pub saturation_reason: Option<String>,
+    /// Messages a source queue held at most in this run (`qcap`, or fewer on very large
+    /// networks, see [`Scenario::source_queue_cap`]).
+    pub source_queue_cap: u64,
+    /// A full source queue held arrivals back at some point: the offered load was throttled
+    /// below the scenario's rate, and `offered_flits_per_node_cycle` says by how much.
+    pub throttled: bool,
+    /// Source-cycles in which a full queue held an arrival back, in the whole run.
+    pub throttled_source_cycles: u64,
     pub deadlock: bool,
     /// When `deadlock`: one cycle of network VCs (`channel · V + v`) waiting for each other,
     /// in waiting order (each waits for the next, the last for the first); see
@@ -380,7 +387,10 @@ pub struct Simulation {
     acks: Vec<Vec<(u32, u32)>>,
     backtracks: u64,
     generating: bool,
-    saturated: bool,
+    /// Source-cycles in which a full source queue held an arrival back ([`Scenario::qcap`]).
+    throttled_source_cycles: u64,
+    /// The drain after the window reached its limit and stopped generation.
+    drain_cut: bool,
     deadlock: bool,
     last_move: u64,
     flits_in_network: u64,
@@ -510,7 +520,7 @@ impl Simulation {
             parks: s.len > 1 && !chaos && s.scout == 0 && routing.atomic_vcs() == 0,
             active_shift,
             active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
-            queue_cap: SOURCE_QUEUE_CAP.min(TOTAL_QUEUE_CAP / nodes as usize).max(1),
+            queue_cap: s.source_queue_cap(),
             messages: Vec::new().into(),
             free_messages: Vec::new(),
             next_id: 0,
@@ -526,7 +536,8 @@ impl Simulation {
             acks: (0..=s.scout).map(|_| Vec::new()).collect(),
             backtracks: 0,
             generating: true,
-            saturated: false,
+            throttled_source_cycles: 0,
+            drain_cut: false,
             deadlock: false,
             last_move: 0,
             flits_in_network: 0,
@@ -724,7 +735,7 @@ impl Simulation {
         let now = self.cycle;
         while self.next_arrival[u as usize] < (now + 1) as f64 {
             if self.source_queue[u as usize].len() >= self.queue_cap {
-                self.saturated = true;
+                self.throttled_source_cycles += 1;
                 self.next_arrival[u as usize] = (now + 1) as f64;
                 break;
             }
@@ -1409,7 +1420,7 @@ impl Simulation {
         while self.labelled_outstanding > 0 && !self.deadlock {
             if self.cycle >= drain_limit && self.generating {
                 self.generating = false;
-                self.saturated = true;
+                self.drain_cut = true;
             }
             self.step();
         }
@@ -1422,6 +1433,7 @@ impl Simulation {
         let accepted = s.accepted_flits_per_node_cycle();
         let pv = s.busy_vc_distribution();
         let deadlock_cycle = if self.deadlock { self.deadlock_cycle() } else { DeadlockCycle::default() };
+        let reasons = self.saturation_reasons(offered, accepted);
         RunReport {
             scenario: self.scenario.canonical(),
             latency_mean: s.latency_mean(),
@@ -1435,8 +1447,11 @@ impl Simulation {
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,
-            saturated: !self.deadlock
-                && (self.saturated || accepted < 0.95 * offered || s.some_source_fell_behind(self.len as u32)),
+            saturated: !self.deadlock && !reasons.is_empty(),
+            saturation_reason: (!self.deadlock && !reasons.is_empty()).then(|| reasons.join("; ")),
+            source_queue_cap: self.queue_cap as u64,
+            throttled: self.throttled_source_cycles > 0,
+            throttled_source_cycles: self.throttled_source_cycles,
             deadlock: self.deadlock,
             deadlock_vcs: deadlock_cycle.vcs,
             deadlock_channels: deadlock_cycle.channels,
@@ -1455,6 +1470,29 @@ impl Simulation {
             broadcast_completion_mean: s.broadcast_completion_mean(),
             misroutes: self.misroutes,
         }
+    }
+
+    /// Why the run did not carry its offered load, one phrase per condition that holds (none
+    /// when it did): the conditions of [`RunReport::saturated`].
+    fn saturation_reasons(&self, offered: f64, accepted: f64) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if self.throttled_source_cycles > 0 {
+            reasons.push(format!(
+                "source queues full at their cap of {} messages held arrivals back in {} source-cycles",
+                self.queue_cap, self.throttled_source_cycles
+            ));
+        }
+        if self.drain_cut {
+            reasons.push("the drain after the window stopped generation with measured messages undelivered".to_string());
+        }
+        if accepted < 0.95 * offered {
+            reasons.push(format!("accepted {:.1} % of the offered load", 100.0 * accepted / offered));
+        }
+        let behind = self.stats.sources_behind(self.len as u32);
+        if behind > 0 {
+            reasons.push(format!("{behind} of {} sources fell more than 5 % behind their own offered load", self.torus.nodes()));
+        }
+        reasons
     }
 
     /// Statistics so far, for the page (the window counts from `warmup` to now).
@@ -1477,7 +1515,7 @@ impl Simulation {
             accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle_until(now) } else { 0.0 },
             flits_in_network: self.flits_in_network,
             messages_queued: self.messages_queued,
-            saturated: self.saturated && !self.deadlock,
+            saturated: (self.throttled_source_cycles > 0 || self.drain_cut) && !self.deadlock,
             deadlock: self.deadlock,
             misroutes: self.misroutes,
         }

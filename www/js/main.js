@@ -178,6 +178,7 @@ class App {
       warmup: number('warmup', 'warmup (cycles)', s.warmup[0], s.warmup[1]),
       cycles: number('cycles', 'cycles measured', s.cycles[0], s.cycles[1]),
       unsafe: { key: 'unsafe', label: 'unsafe (allow deadlock)', make: () => el('input', { type: 'checkbox' }) },
+      qcap: number('qcap', 'qcap, source-queue cap (messages)', s.qcap[0], s.qcap[1], 1, 'a full queue holds arrivals back'),
     };
     this.inputs = {};
     for (const key of s.keys) {
