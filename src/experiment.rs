@@ -14,6 +14,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+pub mod replication;
+pub mod saturation;
+
+pub use replication::{replicate, sweep_replicated, AcrossSeeds, Replicated};
+pub use saturation::{saturation, search, search_replicated, Criterion, ReplicatedSaturation, Saturation, SearchOptions};
+
 /// Worker threads set by [`set_threads`]; 0 until then (one per core).
 static THREADS: AtomicUsize = AtomicUsize::new(0);
 
@@ -78,57 +84,6 @@ pub fn at_rate(s: &Scenario, rate: f64) -> Scenario {
 /// One simulation per rate, in parallel.
 pub fn sweep(s: &Scenario, rates: &[f64]) -> Vec<RunReport> {
     parallel_map(rates, |&rate| Simulation::new(&at_rate(s, rate)).expect("validated scenario").run())
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Saturation {
-    pub scenario: String,
-    /// Highest rate found whose accepted throughput matched the offered load.
-    pub saturation_rate: f64,
-    pub saturation_flits_per_node_cycle: f64,
-    /// Relative to the uniform-traffic capacity 8/k flits/node/cycle.
-    pub saturation_fraction_of_capacity: f64,
-    /// Accepted throughput measured at `saturation_rate`.
-    pub accepted_flits_per_node_cycle: f64,
-    /// Runs simulated in the search.
-    pub runs: usize,
-}
-
-/// A run keeps up with its offered load: no saturation flag, no deadlock.
-fn keeps_up(r: &RunReport) -> bool {
-    !r.saturated && !r.deadlock
-}
-
-/// Saturation throughput: the highest offered load whose accepted throughput still matches it.
-/// Bisects the rate in `(0, 1/len]` (the injection channel's limit) until the bracket is within
-/// 1% of the rate. One run at a time: trying several rates of a bracket at once (one per core)
-/// would make the rates tried depend on the machine, and the runs past saturation, which cost
-/// the most (their drain), are the ones a parallel round wastes; searches run in parallel
-/// with each other instead (seeds, experiments).
-pub fn saturation(s: &Scenario) -> Saturation {
-    let mut lo = (0.0, None::<RunReport>);
-    let mut hi = 1.0 / s.len as f64;
-    let mut runs = 0;
-    while hi - lo.0 > 0.01 * hi {
-        let rate = 0.5 * (lo.0 + hi);
-        let r = Simulation::new(&at_rate(s, rate)).expect("validated scenario").run();
-        runs += 1;
-        if keeps_up(&r) {
-            lo = (rate, Some(r));
-        } else {
-            hi = rate;
-        }
-    }
-    let rate = lo.0;
-    let flits = rate * s.len as f64;
-    Saturation {
-        scenario: at_rate(s, rate.max(f64::MIN_POSITIVE)).canonical(),
-        saturation_rate: rate,
-        saturation_flits_per_node_cycle: flits,
-        saturation_fraction_of_capacity: flits / s.capacity_flits(),
-        accepted_flits_per_node_cycle: lo.1.map_or(0.0, |r| r.accepted_flits_per_node_cycle),
-        runs,
-    }
 }
 
 /// Speed of one benchmark scenario.

@@ -13,6 +13,20 @@ pub enum Stream {
     Pattern = 3,
 }
 
+/// The seed of replication `i` of a scenario seeded `seed` (`--seeds N`): the seed itself for
+/// the first, so that one replication is the plain run; then SplitMix64's finaliser of the seed
+/// plus `i` golden-ratio steps, so that the replications of nearby seeds do not overlap (with
+/// `seed + i`, seed 1's second replication would be seed 2's first).
+pub fn replication_seed(seed: u64, i: u64) -> u64 {
+    if i == 0 {
+        return seed;
+    }
+    let mut z = seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rng(Pcg64Mcg);
 

@@ -60,6 +60,15 @@ fn bad_input_exits_2_with_one_line() {
         vec!["validate", "--out"],
         vec!["saturation", "k=4", "--threads", "0"],
         vec!["sweep", "k=4", "--rates", "0.01:0.02:2", "--threads", "many"],
+        vec!["run", "k=4", "--seeds", "0"],
+        vec!["sweep", "k=4", "--rates", "0.01:0.02:2", "--seeds", "x"],
+        vec!["saturation", "k=4", "--criterion", "average"],
+        vec!["saturation", "k=4", "--latency-threshold", "300"],
+        vec!["saturation", "k=4", "--criterion", "latency", "--latency-threshold", "-1"],
+        vec!["saturation", "k=4", "--tolerance", "0"],
+        vec!["saturation", "k=4", "--range", "0.2:0.1"],
+        vec!["saturation", "k=4", "--range", "0.1"],
+        vec!["saturation", "k=4&routing=dor&vcs=1&unsafe=1&n=3&k=64"],
     ] {
         let (code, out, err) = torus(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -147,7 +156,7 @@ fn a_closed_pipe_ends_the_output_quietly() {
 fn results_do_not_depend_on_the_thread_count() {
     let outputs = |threads: &str| {
         let (code, saturation, err) =
-            torus(&["saturation", "k=4&routing=dor&traffic=tornado&len=2&warmup=300&cycles=1500", "--threads", threads]);
+            torus(&["saturation", "k=8&routing=dor&traffic=tornado&len=2&warmup=300&cycles=1500", "--seeds", "3", "--threads", threads]);
         assert_eq!(code, 0, "{err}");
         let (code, sweep, err) = torus(&["sweep", "k=4&len=4&warmup=200&cycles=1000", "--rates", "0.02:0.2:5", "--threads", threads]);
         assert_eq!(code, 0, "{err}");
@@ -171,4 +180,88 @@ fn results_do_not_depend_on_the_thread_count() {
         assert_eq!(one.2, other.2, "saturation.md on {threads} threads");
         assert_eq!(one.3, other.3, "saturation.csv on {threads} threads");
     }
+}
+
+#[test]
+fn seeds_replicate_a_run_and_a_sweep_point_beside_the_plain_result() {
+    let s = "k=4&len=4&rate=0.03&seed=5&warmup=200&cycles=1500";
+    let (code, plain, _) = torus(&["run", s]);
+    assert_eq!(code, 0);
+    let (code, out, err) = torus(&["run", s, "--seeds", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The fields of one run keep their meaning: they are the first replication's, whose seed is
+    // the scenario's own.
+    for field in ["scenario", "latency_mean", "latency_ci95", "accepted_flits_per_node_cycle", "latency_histogram"] {
+        assert_eq!(v[field], plain[field], "{field}");
+    }
+    let seeds: Vec<u64> = v["seeds"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!((seeds.len(), seeds[0]), (4, 5));
+    let replications = v["replications"].as_array().unwrap();
+    let latencies: Vec<f64> = replications.iter().map(|r| r["latency_mean"].as_f64().unwrap()).collect();
+    // Each replication is the plain run of its seed.
+    let (_, third, _) = torus(&["run", &format!("k=4&len=4&rate=0.03&seed={}&warmup=200&cycles=1500", seeds[2])]);
+    let third: serde_json::Value = serde_json::from_str(&third).unwrap();
+    assert_eq!(replications[2]["latency_mean"], third["latency_mean"]);
+    let mean = latencies.iter().sum::<f64>() / 4.0;
+    let across = &v["across_seeds"]["latency_mean"];
+    assert!((across["mean"].as_f64().unwrap() - mean).abs() < 1e-9, "{across}");
+    let sd = (latencies.iter().map(|l| (l - mean) * (l - mean)).sum::<f64>() / 3.0).sqrt();
+    assert!((across["ci95"].as_f64().unwrap() - 3.1824 * sd / 2.0).abs() < 1e-6, "t(0.975, 3) = 3.1824: {across}");
+
+    let (code, out, _) = torus(&["sweep", "k=4&len=4&warmup=200&cycles=1000", "--rates", "0.01:0.03:3", "--seeds", "2"]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines.iter().all(|l| l["replications"].as_array().unwrap().len() == 2 && l.get("model_latency").is_some()));
+}
+
+#[test]
+fn a_sweep_marks_saturated_points_and_can_stop_at_the_first() {
+    let s = "k=8&len=4&traffic=tornado&warmup=200&cycles=1000";
+    let (code, out, err) = torus(&["sweep", s, "--rates", "0.01:0.2:4"]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    assert!(!lines[0]["saturated"].as_bool().unwrap() && lines[0]["saturation_reason"].is_null());
+    let first_saturated = lines.iter().position(|l| l["saturated"].as_bool().unwrap()).expect("0.2 messages of 4 flits is past the tornado bound");
+    for (i, l) in lines.iter().enumerate().skip(first_saturated) {
+        assert!(l["saturation_reason"].as_str().unwrap().contains("accepted"), "{l}");
+        assert!(err.contains(&format!("rate {} is past saturation", l["rate"])), "point {i} marked on stderr: {err}");
+    }
+    let (code, stopped, err) = torus(&["sweep", s, "--rates", "0.01:0.2:4", "--stop-at-saturation"]);
+    assert_eq!(code, 0);
+    assert_eq!(stopped.lines().collect::<Vec<_>>(), out.lines().take(first_saturated + 1).collect::<Vec<_>>());
+    assert!(err.contains("--stop-at-saturation: stopped after rate"), "{err}");
+}
+
+#[test]
+fn saturation_states_its_criterion_and_a_result_at_its_precision() {
+    let s = "k=8&routing=dor&traffic=permutation&len=1&buf=8&warmup=1000&cycles=3000&seed=2";
+    let value = |args: &[&str]| -> serde_json::Value {
+        let (code, out, err) = torus(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let shortfall = value(&["saturation", s]);
+    let accepted = value(&["saturation", s, "--criterion", "accepted"]);
+    let latency = value(&["saturation", s, "--criterion", "latency", "--latency-threshold", "40", "--tolerance", "0.02"]);
+    assert_eq!((shortfall["criterion"].as_str(), accepted["criterion"].as_str(), latency["criterion"].as_str()), (Some("source-shortfall"), Some("accepted"), Some("latency")));
+    assert_eq!((latency["latency_threshold"].as_f64(), latency["tolerance"].as_f64()), (Some(40.0), Some(0.02)));
+    let rate = |v: &serde_json::Value| v["saturation_flits_per_node_cycle"].as_f64().unwrap();
+    // Under a permutation the per-source rule is the strictest: the sources crossing the busiest
+    // channel fall behind while the average still keeps up.
+    assert!(rate(&shortfall) <= rate(&accepted), "{} {}", rate(&shortfall), rate(&accepted));
+    // The result is written to the decimal of the bracket's width, not to 17 digits.
+    let result = shortfall["result"].as_str().unwrap();
+    let width = shortfall["saturation_rate_upper"].as_f64().unwrap() - shortfall["saturation_rate"].as_f64().unwrap();
+    let decimals = (-width.log10()).ceil() as usize;
+    assert!(result.starts_with(&format!("saturation {:.decimals$} flits/node/cycle", rate(&shortfall))), "{result} (width {width})");
+    assert!(result.contains("criterion source-shortfall"), "{result}");
+    let ranged = value(&["saturation", s, "--range", "0.01:0.05"]);
+    assert_eq!(ranged["outside_range"].as_str(), Some("above"), "{ranged}");
+    let seeds = value(&["saturation", s, "--seeds", "3", "--criterion", "accepted"]);
+    assert_eq!(seeds["replications"].as_array().unwrap().len(), 3);
+    assert!(seeds["result"].as_str().unwrap().contains(" ± ") && seeds["across_seeds"]["saturation_flits_per_node_cycle"]["ci95"].as_f64().is_some(), "{seeds}");
 }

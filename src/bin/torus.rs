@@ -9,9 +9,13 @@ use torus_explorer::validation;
 use torus_explorer::{seed004, RoutingKind, Scenario};
 
 const USAGE: &str = "usage:
-  torus run \"<scenario>\"                 simulate; one JSON object of statistics
-  torus sweep \"<scenario>\" --rates a:b:n  one JSON line per rate (n rates from a to b)
-  torus saturation \"<scenario>\"          saturation throughput by search on the rate
+  torus run \"<scenario>\" [--seeds N]     simulate; one JSON object of statistics
+  torus sweep \"<scenario>\" --rates a:b:n [--seeds N] [--stop-at-saturation]
+                                         one JSON line per rate (n rates from a to b);
+                                         --stop-at-saturation: none after the first saturated
+  torus saturation \"<scenario>\" [--criterion source-shortfall|accepted|latency]
+        [--latency-threshold CYCLES] [--tolerance F] [--range a:b] [--seeds N]
+                                         saturation throughput by bisection on the rate
   torus model \"<scenario>\"               the applicable analytical model and the throughput bound
   torus bench [--json] [--cycles N] [--scaling [--svg DIR]] [--scenario \"<scenario>\"] [--models]
                                          simulator speed on fixed scenarios (--scaling: cost
@@ -27,8 +31,10 @@ const USAGE: &str = "usage:
                                          (DIR defaults to docs/experiments)
   torus help                             this text
 
-sweep, saturation, validate and experiment take --threads N: worker threads (default: one per
-core); the results are the same for every N, only the wall time changes.
+--seeds N runs N replications, seeded from the scenario's seed (the first is the scenario's
+own), and adds each one's result and the mean and 95 % confidence interval across them.
+run, sweep, saturation, validate and experiment take --threads N: worker threads (default: one
+per core); the results are the same for every N, only the wall time changes.
 
 A scenario is key=value pairs joined by '&', e.g.
   \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
@@ -95,6 +101,61 @@ fn reject_unknown(args: &[String], allowed: &[&str], skip_positional: usize) -> 
     Ok(())
 }
 
+/// `--seeds N`: replications, 1 when not given.
+fn seeds_option(args: &[String]) -> Result<usize, Fail> {
+    match option(args, "--seeds")? {
+        None => Ok(1),
+        Some(v) => v
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or_else(|| Fail(format!("--seeds must be an integer from 1 to 1000, got `{v}`"))),
+    }
+}
+
+/// The saturation search's `--criterion`, `--latency-threshold`, `--tolerance` and `--range`.
+fn search_options(args: &[String]) -> Result<experiment::SearchOptions, Fail> {
+    let defaults = experiment::SearchOptions::default();
+    let threshold = match option(args, "--latency-threshold")? {
+        None => experiment::saturation::DEFAULT_LATENCY_THRESHOLD,
+        Some(v) => v
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .ok_or_else(|| Fail(format!("--latency-threshold must be a number of cycles above 0, got `{v}`")))?,
+    };
+    let criterion = match option(args, "--criterion")? {
+        None => defaults.criterion,
+        Some(name) => experiment::Criterion::from_name(name, threshold).ok_or_else(|| {
+            Fail(format!("--criterion must be one of {}, got `{name}`", experiment::Criterion::NAMES.join(", ")))
+        })?,
+    };
+    if option(args, "--latency-threshold")?.is_some() && !matches!(criterion, experiment::Criterion::Latency(_)) {
+        return Err(Fail("--latency-threshold belongs to --criterion latency".into()));
+    }
+    let tolerance = match option(args, "--tolerance")? {
+        None => defaults.tolerance,
+        Some(v) => v
+            .parse::<f64>()
+            .ok()
+            .filter(|t| (0.0001..=0.5).contains(t))
+            .ok_or_else(|| Fail(format!("--tolerance must be a fraction from 0.0001 to 0.5, got `{v}`")))?,
+    };
+    let range = match option(args, "--range")? {
+        None => None,
+        Some(spec) => {
+            let bad = || Fail(format!("--range must be a:b, rates with 0 <= a < b <= 1, got `{spec}`"));
+            let (a, b) = spec.split_once(':').ok_or_else(bad)?;
+            let (a, b): (f64, f64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+            if !(a >= 0.0 && a < b && b <= 1.0) {
+                return Err(bad());
+            }
+            Some((a, b))
+        }
+    };
+    Ok(experiment::SearchOptions { criterion, tolerance, range })
+}
+
 /// `--threads N`, where given: the worker threads of every batch of runs.
 fn threads_option(args: &[String]) -> Result<(), Fail> {
     if let Some(v) = option(args, "--threads")? {
@@ -110,26 +171,47 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
     };
     match command.as_str() {
         "run" => {
-            reject_unknown(args, &[], 2)?;
+            reject_unknown(args, &["--seeds=", "--threads="], 2)?;
+            threads_option(args)?;
             let s = scenario_arg(args)?;
+            let seeds = seeds_option(args)?;
             let start = Instant::now();
-            let report = Simulation::new(&s)?.run();
-            let mut value = serde_json::to_value(&report)?;
+            let mut value = if seeds == 1 {
+                serde_json::to_value(Simulation::new(&s)?.run())?
+            } else {
+                Simulation::new(&s)?;
+                serde_json::to_value(experiment::replicate(&s, seeds))?
+            };
             value["wall_seconds"] = start.elapsed().as_secs_f64().into();
             out!("{value}");
         }
         "sweep" => {
-            reject_unknown(args, &["--rates=", "--threads="], 2)?;
+            reject_unknown(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation"], 2)?;
             threads_option(args)?;
             let s = scenario_arg(args)?;
+            let seeds = seeds_option(args)?;
             let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n".into()))?;
             let rates = parse_rates(spec)?;
+            let stop = args.iter().any(|a| a == "--stop-at-saturation");
+            Simulation::new(&s)?;
             let model = torus_explorer::models::curve(&s, &rates);
-            for ((rate, report), model_latency) in rates.iter().zip(experiment::sweep(&s, &rates)).zip(model) {
-                let mut value = serde_json::to_value(&report)?;
+            let points = experiment::sweep_replicated(&s, &rates, seeds, stop);
+            for ((rate, point), model_latency) in rates.iter().zip(&points).zip(model) {
+                let mut value = if seeds == 1 { serde_json::to_value(&point.first)? } else { serde_json::to_value(point)? };
                 value["rate"] = (*rate).into();
                 value["model_latency"] = model_latency.into();
                 out!("{value}");
+                if point.saturated() {
+                    let why = match (seeds, &point.first.saturation_reason) {
+                        (1, Some(reason)) => reason.clone(),
+                        (1, None) => "deadlock".to_string(),
+                        _ => format!("{} of {seeds} replications saturated or deadlocked", point.saturated_replications),
+                    };
+                    eprintln!("torus: rate {rate} is past saturation ({why}): its latency measures the run's length, not the network");
+                }
+            }
+            if points.len() < rates.len() {
+                eprintln!("torus: --stop-at-saturation: stopped after rate {}; {} higher rates not run", rates[points.len() - 1], rates.len() - points.len());
             }
         }
         "model" => {
@@ -138,10 +220,21 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{}", json(&torus_explorer::models::report(&s)));
         }
         "saturation" => {
-            reject_unknown(args, &["--threads="], 2)?;
+            reject_unknown(
+                args,
+                &["--threads=", "--seeds=", "--criterion=", "--latency-threshold=", "--tolerance=", "--range="],
+                2,
+            )?;
             threads_option(args)?;
             let s = scenario_arg(args)?;
-            out!("{}", json(&experiment::saturation(&s)));
+            let seeds = seeds_option(args)?;
+            let options = search_options(args)?;
+            Simulation::new(&s)?;
+            if seeds == 1 {
+                out!("{}", json(&experiment::search(&s, &options)));
+            } else {
+                out!("{}", json(&experiment::search_replicated(&s, &options, seeds)));
+            }
         }
         "bench" => {
             reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg=", "--models"], 1)?;
