@@ -5,7 +5,8 @@
 #   make dist    dist/torus-explorer.html, one self-contained file that works from file://
 #   make cli-pgo a profile-guided build of the CLI for long sweeps (target/pgo/release/torus)
 #
-# Every target installs what it is missing (wasm32 target, wasm-bindgen-cli, npm packages).
+# Every target installs what it is missing (wasm32 target, wasm-bindgen-cli, npm packages, and
+# for the browser tests Chromium, with apt-get where there is one).
 
 PORT ?= 8000
 CRATE := torus_explorer
@@ -20,16 +21,23 @@ NPM_STAMP := node_modules/.package-lock.json
 # simulator's phases (kept apart in Rust with #[inline(never)]) back into one function so large
 # that V8 compiles it with its weaker register allocator for huge functions, 27% slower in Node.
 WASM_OPT_INLINING := --one-caller-inline-max-function-size=2000
+# The browser tests, make bench-page and scripts/screenshots.mjs drive this Chromium
+# (tests/browser/harness.mjs reads the same variable).
+CHROMIUM ?= /usr/bin/chromium
+export CHROMIUM
+# apt-get needs root: sudo when make does not run as root.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
 .PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
-.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli native-test browser-test cli cli-pgo bench bench-page clean
+.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium native-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
 	@echo "==> serving www/ at http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
 	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
 
-test: native-test wasm dist cli browser-test
+# Chromium first, so that a machine that cannot get it stops at once, not after the native tests.
+test: chromium native-test wasm dist cli browser-test
 	@echo "==> all tests passed"
 
 native-test:
@@ -40,7 +48,7 @@ cli:
 	@echo "==> building the native CLI (target/release/torus) for the page-vs-CLI comparison"
 	cargo build --release --bin torus
 
-browser-test: $(NPM_STAMP)
+browser-test: chromium $(NPM_STAMP)
 	@echo "==> browser tests (headless Chromium via playwright-core)"
 	node --test --test-concurrency=1 tests/browser/ tests/node/
 
@@ -72,6 +80,20 @@ wasm-bindgen-cli:
 	else \
 		echo "    installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (takes a few minutes)"; \
 		cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
+	fi
+
+# Debian's Chromium, installed with apt-get when it is missing (as on a fresh CI machine); where
+# there is no apt-get, one line says what to install.
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then \
+		echo "==> Chromium for the browser tests: $(CHROMIUM)"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "==> installing Chromium for the browser tests (apt-get install chromium, about a minute)"; \
+		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; \
+		[ -x "$(CHROMIUM)" ] || { echo "make: apt-get installed chromium but $(CHROMIUM) is still missing; set CHROMIUM=/path/to/chromium" >&2; exit 1; }; \
+	else \
+		echo "make: the browser tests need Chromium at $(CHROMIUM): install Chromium (or set CHROMIUM=/path/to/chromium) and run make again" >&2; \
+		exit 1; \
 	fi
 
 $(NPM_STAMP): package.json package-lock.json
@@ -106,7 +128,7 @@ cli-pgo: cli
 	@echo "==> checking that it simulates exactly as target/release/torus"
 	python3 scripts/same-results.py target/release/torus $(PGO)/release/torus
 
-bench-page: dist cli
+bench-page: chromium dist cli
 	@echo "==> page speed in headless Chromium (frame-rate limit off) beside native torus bench"
 	node scripts/bench-page.mjs
 
