@@ -139,3 +139,27 @@ fn uniform_traffic_at_a_tiny_rate_takes_each_algorithms_mean_hop_count() {
         assert!((r.latency_mean - 16.0 - r.hops_mean).abs() < 0.02 * r.latency_mean, "{routing}: latency {}", r.latency_mean);
     }
 }
+
+/// The page draws the warm-up's running mean apart from the measured one: a lone message sent
+/// in the warm-up counts there, exactly M + H, and not in the measured statistics.
+#[test]
+fn a_warm_up_message_counts_in_the_warm_up_mean_only() {
+    let s = Scenario::parse("k=8&routing=dor&rate=0.000000001&len=16&warmup=100&cycles=400").unwrap();
+    let t = Torus::new(s.k, s.n);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.set_traffic(false);
+    sim.send(t.node_at(&[0, 0]), t.node_at(&[3, 2]));
+    for _ in 0..60 {
+        sim.step();
+    }
+    let live = sim.live_stats();
+    assert!(!live.measuring);
+    assert_eq!((live.warmup_messages, live.warmup_latency_mean), (1, 21.0));
+    assert_eq!(live.messages_measured, 0);
+    for _ in 0..200 {
+        sim.step();
+    }
+    let live = sim.live_stats();
+    assert!(live.measuring);
+    assert_eq!((live.warmup_messages, live.messages_measured), (1, 0));
+}

@@ -156,6 +156,10 @@ pub struct LiveStats {
     pub cycle: u64,
     pub measuring: bool,
     pub messages_measured: u64,
+    /// Messages generated during the warm-up and delivered so far, and their mean latency:
+    /// drawn apart by the page before measurement starts, never part of the measured figures.
+    pub warmup_messages: u64,
+    pub warmup_latency_mean: f64,
     pub latency_mean: f64,
     pub latency_ci95: f64,
     pub network_latency_mean: f64,
@@ -1506,6 +1510,8 @@ impl Simulation {
             cycle: self.cycle,
             measuring,
             messages_measured: s.labelled_delivered,
+            warmup_messages: s.warmup_delivered,
+            warmup_latency_mean: s.warmup_latency_mean(),
             latency_mean: s.latency_mean(),
             latency_ci95: s.latency_ci95(),
             network_latency_mean: s.network_latency_mean(),
