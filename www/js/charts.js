@@ -1,5 +1,7 @@
 // The four uPlot charts, each with a "table" toggle (its numbers as an HTML table, for screen
-// readers and for copying) and a PNG export.
+// readers and for copying) and a PNG export. Latency against load is drawn as the papers draw
+// it: from zero to just past saturation, latency up to a few times its zero-load value (points
+// above are markers on the top edge), with a log-y toggle, drag-to-zoom and a tooltip.
 import uPlot from '../vendor/uPlot.esm.js';
 import { el, download } from './dom.js';
 
@@ -8,6 +10,15 @@ const BLUE = '#0072B2';
 const ORANGE = '#D55E00';
 const GREEN = '#009E73';
 const GREY = '#888888';
+// Okabe–Ito colours: the models' curves (a seed paper's model first, a second model after it),
+// then the pinned scenarios, none of them the current scenario's blue and vermilion.
+const MODEL_COLOURS = [INK, '#CC79A7'];
+export const PIN_COLOURS = ['#56B4E9', '#E69F00', '#8C7A00', '#777777'];
+// The latency axis runs to this many times the zero-load latency (the papers' figures stop at
+// 3–10 times); anything above is a marker on the top edge.
+const LATENCY_CEILING = 5;
+// The load axis runs this far past the larger of the simulated and the predicted saturation rate.
+const LOAD_MARGIN = 1.12;
 
 function fmt(v) {
   if (v == null || Number.isNaN(v)) return '–';
@@ -16,80 +27,157 @@ function fmt(v) {
   return String(Math.round(v * 10000) / 10000);
 }
 
-// Vertical error bars for the points of series `idx`, half-widths in `ci` (same indices as x).
+// The smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten) ≥ v.
+export function niceCeil(v) {
+  if (!(v > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (m * p >= v * (1 - 1e-12)) return m * p;
+  return 10 * p;
+}
+
+// The largest round number ≤ v (for the bottom of a log axis).
+function niceFloor(v) {
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [8, 6, 5, 4, 3, 2.5, 2, 1.5, 1.2, 1]) if (m * p <= v * (1 + 1e-12)) return m * p;
+  return p;
+}
+
+// A round upper end for an axis that starts at zero.
+function niceMax(max) {
+  return max > 0 ? niceCeil(max * 1.1) : 1;
+}
+
+const inBox = (u, x, y) => x >= u.bbox.left - 0.5 && x <= u.bbox.left + u.bbox.width + 0.5
+  && y >= u.bbox.top - 0.5 && y <= u.bbox.top + u.bbox.height + 0.5;
+
+// Vertical error bars for the points of series `idx`, half-widths in `ci` (same indices as x),
+// clipped to the plot.
 function errorBars(u, idx, ci, colour) {
+  if (!ci) return;
   const ctx = u.ctx;
   const xs = u.data[0];
   const ys = u.data[idx];
+  const r = uPlot.pxRatio;
   ctx.save();
+  ctx.beginPath();
+  ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+  ctx.clip();
   ctx.strokeStyle = colour;
-  ctx.lineWidth = 1.5 * uPlot.pxRatio;
+  ctx.lineWidth = 1.5 * r;
   for (let i = 0; i < xs.length; i++) {
-    if (ys[i] == null || ci[i] == null) continue;
+    if (ys[i] == null || ci[i] == null || !(ci[i] > 0)) continue;
     const x = u.valToPos(xs[i], 'x', true);
-    const y0 = u.valToPos(ys[i] - ci[i], 'y', true);
+    const y0 = u.valToPos(Math.max(ys[i] - ci[i], u.scales.y.distr === 3 ? u.scales.y.min : ys[i] - ci[i]), 'y', true);
     const y1 = u.valToPos(ys[i] + ci[i], 'y', true);
     ctx.beginPath();
     ctx.moveTo(x, y0);
     ctx.lineTo(x, y1);
-    ctx.moveTo(x - 4 * uPlot.pxRatio, y0);
-    ctx.lineTo(x + 4 * uPlot.pxRatio, y0);
-    ctx.moveTo(x - 4 * uPlot.pxRatio, y1);
-    ctx.lineTo(x + 4 * uPlot.pxRatio, y1);
+    ctx.moveTo(x - 4 * r, y0);
+    ctx.lineTo(x + 4 * r, y0);
+    ctx.moveTo(x - 4 * r, y1);
+    ctx.lineTo(x + 4 * r, y1);
     ctx.stroke();
   }
   ctx.restore();
 }
 
-function verticalLine(u, xValue, colour, label) {
-  if (xValue == null) return;
+// Points of series `idx` that lie off the drawn range: a triangle on the edge they lie beyond,
+// pointing out of the plot (their values are in the tooltip and the table).
+function edgeMarkers(u, idx, colour, hollow) {
   const ctx = u.ctx;
-  const x = u.valToPos(xValue, 'x', true);
-  if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+  const xs = u.data[0];
+  const ys = u.data[idx];
+  const { left, top, width, height } = u.bbox;
+  const r = uPlot.pxRatio;
+  const s = 6 * r;
   ctx.save();
+  ctx.fillStyle = hollow ? '#ffffff' : colour;
   ctx.strokeStyle = colour;
-  ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
-  ctx.lineWidth = 1.5 * uPlot.pxRatio;
-  ctx.beginPath();
-  ctx.moveTo(x, u.bbox.top);
-  ctx.lineTo(x, u.bbox.top + u.bbox.height);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.fillStyle = colour;
-  ctx.font = `${11 * uPlot.pxRatio}px sans-serif`;
-  // Label on whichever side of the line has room.
-  const right = x - u.bbox.left < u.bbox.width / 2;
-  ctx.textAlign = right ? 'left' : 'right';
-  ctx.fillText(label, x + (right ? 4 : -4) * uPlot.pxRatio, u.bbox.top + 12 * uPlot.pxRatio);
+  ctx.lineWidth = 1.5 * r;
+  for (let i = 0; i < xs.length; i++) {
+    if (ys[i] == null) continue;
+    const px = u.valToPos(xs[i], 'x', true);
+    const py = u.valToPos(ys[i], 'y', true);
+    if (inBox(u, px, py)) continue;
+    const x = Math.min(Math.max(px, left), left + width);
+    const y = Math.min(Math.max(py, top), top + height);
+    ctx.beginPath();
+    if (py < top && px <= left + width) {
+      ctx.moveTo(x, top - s * 0.2);
+      ctx.lineTo(x - s * 0.8, top + s);
+      ctx.lineTo(x + s * 0.8, top + s);
+    } else if (px > left + width) {
+      ctx.moveTo(left + width + s * 0.2, y);
+      ctx.lineTo(left + width - s, y - s * 0.8);
+      ctx.lineTo(left + width - s, y + s * 0.8);
+    } else if (py > top + height) {
+      ctx.moveTo(x, top + height + s * 0.2);
+      ctx.lineTo(x - s * 0.8, top + height - s);
+      ctx.lineTo(x + s * 0.8, top + height - s);
+    } else {
+      ctx.moveTo(left - s * 0.2, y);
+      ctx.lineTo(left + s, y - s * 0.8);
+      ctx.lineTo(left + s, y + s * 0.8);
+    }
+    ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+  }
   ctx.restore();
 }
 
-const LATENCY_SPAN = 6;
-
-// Top of the latency axis: every simulated point, and the model curve up to LATENCY_SPAN
-// times the lowest latency shown (the curve goes to infinity at saturation).
-function latencyTop(u) {
-  const [, model, ...simulated] = u.data;
-  let low = Infinity;
-  let top = 0;
-  for (const col of u.data.slice(1)) for (const v of col) if (v != null && v > 0 && v < low) low = v;
-  for (const col of simulated) for (const v of col) if (v != null && v > top) top = v;
-  for (const v of model) if (v != null && v <= LATENCY_SPAN * low && v > top) top = v;
-  return top;
-}
-
-// A round upper end for an axis that starts at zero.
-function niceMax(max) {
-  if (!(max > 0)) return 1;
-  const p = 10 ** Math.floor(Math.log10(max * 1.1));
-  return Math.ceil((max * 1.1) / p) * p;
+// A labelled vertical line at xValue; when it lies past the right end of the axis, an arrow on
+// the right edge with its value instead (and nothing when it lies before the left end).
+function verticalLine(u, xValue, colour, label, offRange = null) {
+  if (xValue == null) return;
+  const ctx = u.ctx;
+  const r = uPlot.pxRatio;
+  const x = u.valToPos(xValue, 'x', true);
+  const { left, top, width, height } = u.bbox;
+  ctx.save();
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = 1.5 * r;
+  ctx.font = `${11 * r * (u.fontScale || 1)}px sans-serif`;
+  if (x > left + width + 0.5) {
+    if (offRange) {
+      // Low on the edge: the top edge carries the markers of points above the axis.
+      const right = left + width;
+      const y = top + height - 8 * r * (u.fontScale || 1);
+      ctx.setLineDash([6 * r, 4 * r]);
+      ctx.beginPath();
+      ctx.moveTo(right - 1, top);
+      ctx.lineTo(right - 1, top + height);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.moveTo(right - 4 * r, y - 8 * r);
+      ctx.lineTo(right + 2 * r, y - 4 * r);
+      ctx.lineTo(right - 4 * r, y);
+      ctx.stroke();
+      ctx.textAlign = 'right';
+      ctx.fillText(offRange, right - 8 * r, y);
+    }
+  } else if (x >= left - 0.5) {
+    ctx.setLineDash([6 * r, 4 * r]);
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + height);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    // Label on whichever side of the line has room.
+    const onRight = x - left < width / 2;
+    ctx.textAlign = onRight ? 'left' : 'right';
+    ctx.fillText(label, x + (onRight ? 4 : -4) * r, top + 12 * r * (u.fontScale || 1));
+  }
+  ctx.restore();
 }
 
 function emptyNote(u, text) {
   const ctx = u.ctx;
   ctx.save();
   ctx.fillStyle = GREY;
-  ctx.font = `${12 * uPlot.pxRatio}px sans-serif`;
+  ctx.font = `${12 * uPlot.pxRatio * (u.fontScale || 1)}px sans-serif`;
   ctx.textAlign = 'center';
   ctx.fillText(text, u.bbox.left + u.bbox.width / 2, u.bbox.top + u.bbox.height / 2);
   ctx.restore();
@@ -98,16 +186,34 @@ function emptyNote(u, text) {
 // The narrowest a chart gets, in CSS pixels: a 320-pixel phone's column.
 const MIN_WIDTH = 280;
 
+// One chart: a figure with its caption and buttons, the uPlot, and the table. The series can
+// change (models and pinned scenarios come and go); the plot is then built anew.
 class Chart {
-  constructor(parent, { id, title, xLabel, yLabel, series, draw, bars, xFromZero, xAlso, yRange, empty }) {
-    this.title = title;
-    this.series = series;
-    this.drawHook = draw;
-    const figure = el('figure', { class: 'chart', id });
-    const head = el('figcaption', {}, [el('span', { class: 'chart-title' }, [title])]);
+  constructor(parent, spec) {
+    this.spec = spec;
+    this.title = spec.title;
+    this.parent = parent;
+    this.log = false;
+    this.zoomed = false;
+    this.fontScale = 1;
+    this.heightOf = spec.height || (() => 150);
+    const figure = el('figure', { class: 'chart', id: spec.id });
+    this.figure = figure;
+    const head = el('figcaption', {}, [el('span', { class: 'chart-title' }, [spec.title])]);
+    if (spec.logToggle) {
+      this.logButton = el('button', { type: 'button', 'aria-pressed': 'false', title: 'Latency on a logarithmic axis' }, ['log y']);
+      this.logButton.addEventListener('click', () => this.setLog(!this.log));
+      head.append(this.logButton);
+    }
+    if (spec.zoom) {
+      this.resetButton = el('button', { type: 'button', hidden: '', title: 'Back to the whole curve (or double-click the chart)' }, ['reset zoom']);
+      this.resetButton.addEventListener('click', () => this.resetZoom());
+      head.append(this.resetButton);
+    }
     const tableButton = el('button', { type: 'button', 'aria-pressed': 'false' }, ['table']);
     const pngButton = el('button', { type: 'button' }, ['PNG']);
     head.append(tableButton, pngButton);
+    this.head = head;
     this.plotBox = el('div', { class: 'plot' });
     this.table = el('table', { class: 'chart-table', hidden: '' });
     figure.append(head, this.plotBox, this.table);
@@ -119,61 +225,199 @@ class Chart {
       if (show) this.fillTable();
     });
     pngButton.addEventListener('click', () => this.exportPng());
-    const width = Math.max(MIN_WIDTH, parent.clientWidth - 8 || 380);
-    const opts = {
-      width,
-      height: 150,
+    this.series = [];
+    this.ci = [];
+    this.data = [[]];
+    this.setSeries(spec.series);
+    // The columns change width with the window (a phone turned, a window dragged onto a
+    // projector's screen), and the plot follows its column (and the window's height).
+    new ResizeObserver(() => this.fit()).observe(parent);
+    window.addEventListener('resize', () => this.fit());
+  }
+
+  width() {
+    return Math.max(MIN_WIDTH, (this.parent.clientWidth || 388) - 8);
+  }
+
+  fit() {
+    if (this.parent.clientWidth === 0) return;
+    const width = this.width();
+    const height = this.heightOf();
+    if (width !== this.plot.width || height !== this.plot.height) this.plot.setSize({ width, height });
+  }
+
+  opts() {
+    const spec = this.spec;
+    const f = this.fontScale;
+    const font = `${Math.round(11 * f)}px sans-serif`;
+    const ranges = spec.ranges ? spec.ranges(this) : {};
+    return {
+      width: this.width(),
+      height: this.heightOf(),
       legend: { show: true, live: false },
-      cursor: { drag: { x: false, y: false } },
+      cursor: {
+        drag: { x: !!spec.zoom, y: !!spec.zoom, uni: 20, setScale: false },
+        points: { show: false },
+        bind: spec.zoom ? { dblclick: () => () => { this.resetZoom(); return null; } } : undefined,
+      },
+      select: { show: !!spec.zoom },
       scales: {
-        x: xFromZero ? { time: false, range: (u, min, max) => [0, niceMax(Math.max(max, xAlso ? xAlso() ?? 0 : 0))] } : { time: false },
-        y: { range: yRange || ((u, min, max) => [0, niceMax(max)]) },
+        x: { time: false, range: ranges.x || ((u, min, max) => [0, niceMax(max)]) },
+        y: this.log
+          ? { distr: 3, log: 10, range: ranges.yLog }
+          : { range: ranges.y || ((u, min, max) => [0, niceMax(max)]) },
       },
       axes: [
-        { label: xLabel, labelSize: 16, size: 34, font: '11px sans-serif', labelFont: '11px sans-serif' },
-        { label: yLabel, labelSize: 16, size: 48, font: '11px sans-serif', labelFont: '11px sans-serif' },
+        { label: spec.xLabel, labelSize: Math.round(16 * f), size: Math.round(34 * f), font, labelFont: font },
+        { label: spec.yLabel, labelSize: Math.round(16 * f), size: Math.round(50 * f), font, labelFont: font },
       ],
-      series: [{ label: xLabel }, ...series.map((s) => ({
+      series: [{ label: spec.xLabel }, ...this.series.map((s) => ({
         label: s.label,
         stroke: s.stroke,
         fill: s.fill,
-        width: s.width ?? 1.5,
+        width: (s.width ?? 1.5) * f,
         dash: s.dash,
         spanGaps: s.spanGaps ?? false,
-        points: s.points ?? { show: false },
-        paths: bars ? uPlot.paths.bars({ size: [0.9, 60] }) : s.paths,
+        points: s.points ? { ...s.points, size: s.points.size * f } : { show: false },
+        paths: spec.bars ? uPlot.paths.bars({ size: [0.9, 60] }) : s.paths,
       }))],
-      bands: series.some((s) => s.bandWith != null)
-        ? series.flatMap((s, i) => (s.bandWith != null ? [{ series: [i + 1, s.bandWith], fill: 'rgba(0,114,178,0.15)' }] : []))
+      bands: this.series.some((s) => s.bandWith != null)
+        ? this.series.flatMap((s, i) => (s.bandWith != null ? [{ series: [i + 1, s.bandWith], fill: 'rgba(0,114,178,0.15)' }] : []))
         : undefined,
       hooks: {
         draw: [(u) => {
-          if (this.drawHook) this.drawHook(u);
-          if (empty && u.data[0].length === 0) emptyNote(u, empty());
+          u.fontScale = f;
+          this.series.forEach((s, i) => {
+            if (this.ci[i]) errorBars(u, i + 1, this.ci[i], s.stroke);
+            if (s.edgeMarkers) edgeMarkers(u, i + 1, s.stroke, s.hollow);
+          });
+          if (spec.draw) spec.draw(u);
+          if (spec.empty && !this.series.some((s, i) => s.counts !== false && this.data[i + 1].some((v) => v != null))) emptyNote(u, spec.empty());
         }],
+        setSelect: spec.zoom ? [(u) => this.zoomTo(u)] : [],
+        setCursor: spec.tooltip ? [(u) => this.showTip(u)] : [],
       },
     };
-    this.data = [[], ...series.map(() => [])];
-    this.plot = new uPlot(opts, this.data, this.plotBox);
-    // The columns change width with the window (a phone turned, a window dragged onto a
-    // projector's screen), and the plot follows its column.
-    new ResizeObserver(() => {
-      const fits = Math.max(MIN_WIDTH, parent.clientWidth - 8);
-      if (parent.clientWidth > 0 && fits !== this.plot.width) this.plot.setSize({ width: fits, height: this.plot.height });
-    }).observe(parent);
   }
 
-  set(data) {
+  build() {
+    if (this.plot) this.plot.destroy();
+    this.tip = null;
+    this.plot = new uPlot(this.opts(), this.data, this.plotBox);
+    if (this.zoomed && this.zoom) {
+      this.plot.setScale('x', this.zoom.x);
+      this.plot.setScale('y', this.zoom.y);
+    }
+  }
+
+  // New series (labels, colours): the plot is built again, keeping a zoom.
+  setSeries(series) {
+    const signature = JSON.stringify(series.map((s) => [s.label, s.stroke, s.dash, s.hollow]));
+    if (signature === this.signature && this.plot) return;
+    this.signature = signature;
+    this.series = series;
+    this.data = [[], ...series.map(() => [])];
+    this.ci = series.map(() => null);
+    this.build();
+  }
+
+  // data: uPlot's aligned columns; ci: per series, half-widths of the 95 % intervals or null.
+  set(data, ci = null) {
     this.data = data;
-    this.plot.setData(data);
+    this.ci = ci || this.series.map(() => null);
+    this.plot.setData(data, !this.zoomed);
+    if (!this.zoomed) this.plot.redraw(false, true);
     if (!this.table.hidden) this.fillTable();
+  }
+
+  setLog(on) {
+    this.log = on;
+    this.logButton.setAttribute('aria-pressed', String(on));
+    this.zoomed = false;
+    this.resetButton.hidden = true;
+    this.build();
+  }
+
+  setFontScale(scale) {
+    if (scale === this.fontScale) return;
+    this.fontScale = scale;
+    this.build();
+  }
+
+  // A drag selected a box: zoom to it (a drag along one axis zooms that axis only).
+  zoomTo(u) {
+    const { left, top, width, height } = u.select;
+    if (width < 4 && height < 4) return;
+    const x = width >= 4 ? { min: u.posToVal(left, 'x'), max: u.posToVal(left + width, 'x') } : { min: u.scales.x.min, max: u.scales.x.max };
+    const y = height >= 4 ? { min: u.posToVal(top + height, 'y'), max: u.posToVal(top, 'y') } : { min: u.scales.y.min, max: u.scales.y.max };
+    u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+    this.zoomed = true;
+    this.zoom = { x, y };
+    u.batch(() => {
+      u.setScale('x', x);
+      u.setScale('y', y);
+    });
+    this.resetButton.hidden = false;
+  }
+
+  resetZoom() {
+    this.zoomed = false;
+    this.zoom = null;
+    if (this.resetButton) this.resetButton.hidden = true;
+    this.plot.setData(this.data, true);
+  }
+
+  // The point nearest the cursor (off-range points at their edge marker), with its value.
+  showTip(u) {
+    const { left, top } = u.cursor;
+    if (!this.tip) {
+      this.tip = el('div', { class: 'chart-tip', hidden: '' });
+      u.over.append(this.tip);
+    }
+    const tip = this.tip;
+    if (left == null || left < 0) {
+      tip.hidden = true;
+      return;
+    }
+    const r = uPlot.pxRatio;
+    const { bbox } = u;
+    let best = null;
+    this.series.forEach((s, j) => {
+      const ys = u.data[j + 1];
+      for (let i = 0; i < u.data[0].length; i++) {
+        if (ys[i] == null) continue;
+        const px = Math.min(Math.max(u.valToPos(u.data[0][i], 'x', true), bbox.left), bbox.left + bbox.width);
+        const py = Math.min(Math.max(u.valToPos(ys[i], 'y', true), bbox.top), bbox.top + bbox.height);
+        const d = Math.hypot(px / r - bbox.left / r - left, py / r - bbox.top / r - top);
+        if (d < 14 && (!best || d < best.d || (d === best.d && s.points && !best.s.points))) best = { d, i, j, s, px, py };
+      }
+    });
+    if (!best) {
+      tip.hidden = true;
+      return;
+    }
+    const x = u.data[0][best.i];
+    const y = u.data[best.j + 1][best.i];
+    const ci = this.ci[best.j] ? this.ci[best.j][best.i] : null;
+    const off = !inBox(u, u.valToPos(x, 'x', true), u.valToPos(y, 'y', true));
+    tip.textContent = `${best.s.label}: λ = ${fmt(x)}, ${fmt(y)}${ci > 0 ? ` ± ${fmt(ci)}` : ''} cycles${off ? ' (off the axis)' : ''}`;
+    tip.hidden = false;
+    const px = (best.px - bbox.left) / r;
+    const py = (best.py - bbox.top) / r;
+    tip.style.left = `${Math.min(px + 10, u.over.clientWidth - tip.offsetWidth - 2)}px`;
+    tip.style.top = `${py > 40 ? py - 34 : py + 12}px`;
   }
 
   fillTable() {
     const header = el('tr', {}, [el('th', {}, [this.plot.series[0].label]),
       ...this.series.map((s) => el('th', {}, [s.label]))]);
+    const cell = (j, i) => {
+      const v = this.data[j + 1][i];
+      const ci = this.ci[j] ? this.ci[j][i] : null;
+      return v == null ? '–' : `${fmt(v)}${ci > 0 ? ` ± ${fmt(ci)}` : ''}`;
+    };
     const rows = this.data[0].map((x, i) => el('tr', {}, [el('td', {}, [fmt(x)]),
-      ...this.series.map((_, j) => el('td', {}, [fmt(this.data[j + 1][i])]))]));
+      ...this.series.map((_, j) => el('td', {}, [cell(j, i)]))]));
     this.table.replaceChildren(el('caption', {}, [this.title]), el('thead', {}, [header]), el('tbody', {}, rows));
   }
 
@@ -186,47 +430,83 @@ class Chart {
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, out.width, out.height);
     ctx.drawImage(src, 0, 0);
-    out.toBlob((blob) => download(blob, `${this.plotBox.parentElement.id}.png`));
+    out.toBlob((blob) => download(blob, `${this.figure.id}.png`));
+  }
+
+  // What the reader sees: the title, the ranges as drawn and the series' labels, with the
+  // number of points each shows.
+  describe() {
+    const u = this.plot;
+    const points = {};
+    this.series.forEach((s, j) => { points[s.label] = (this.data[j + 1] || []).filter((v) => v != null).length; });
+    return {
+      title: this.title,
+      x: [u.scales.x.min, u.scales.x.max],
+      y: [u.scales.y.min, u.scales.y.max],
+      series: this.series.map((s) => s.label),
+      points,
+      logY: this.log,
+      zoomed: this.zoomed,
+    };
   }
 }
 
-// Merges series given as [{x, y}] lists onto one sorted x axis (uPlot's aligned data).
+// Merges series given as [{x, y, ci}] lists onto one sorted x axis (uPlot's aligned data).
 function align(lists) {
   const xs = [...new Set(lists.flatMap((l) => l.map((p) => p.x)))].sort((a, b) => a - b);
   const index = new Map(xs.map((x, i) => [x, i]));
-  const ys = lists.map((l) => {
+  const ys = [];
+  const cis = [];
+  for (const l of lists) {
     const col = new Array(xs.length).fill(null);
-    for (const p of l) col[index.get(p.x)] = p.y;
-    return col;
-  });
-  return [xs, ys];
+    const ci = l.some((p) => p.ci != null) ? new Array(xs.length).fill(null) : null;
+    for (const p of l) {
+      col[index.get(p.x)] = p.y;
+      if (ci) ci[index.get(p.x)] = p.ci ?? null;
+    }
+    ys.push(col);
+    cis.push(ci);
+  }
+  return [xs, ys, cis];
+}
+
+// The rate at which a set of sweep points saturates: the lowest saturated rate, else the
+// highest rate swept (the curve has not turned up yet as far as it is known).
+function sweptSaturation(sweep) {
+  const saturated = sweep.filter((p) => p.saturated).map((p) => p.rate);
+  if (saturated.length) return Math.min(...saturated);
+  return sweep.length ? Math.max(...sweep.map((p) => p.rate)) : null;
 }
 
 export class Charts {
-  constructor(parent) {
+  // loadParent holds the latency-against-load chart, parent the others.
+  constructor(loadParent, parent) {
     this.bound = null;
-    this.model = [];
+    this.models = [];
     this.sweep = [];
     this.live = null;
-    this.latency = new Chart(parent, {
+    this.pins = [];
+    this.zeroLoad = null;
+    this.presenting = false;
+    this.latency = new Chart(loadParent, {
       id: 'chart-latency',
       title: 'Latency against offered load',
       xLabel: 'offered load λ (messages/node/cycle)',
       yLabel: 'latency (cycles)',
-      xFromZero: true,
-      xAlso: () => this.bound,
-      // Latency explodes near saturation; show up to LATENCY_SPAN times the lowest latency.
-      yRange: (u) => [0, niceMax(latencyTop(u))],
+      zoom: true,
+      logToggle: true,
+      tooltip: true,
+      height: () => this.latencyHeight(),
+      ranges: () => ({
+        x: () => [0, this.loadTop()],
+        y: () => [0, this.latencyCeiling()],
+        yLog: () => this.latencyLogRange(),
+      }),
       empty: () => 'the background sweep is running',
-      series: [
-        { label: 'model', stroke: INK, width: 2, spanGaps: true },
-        { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } },
-        { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } },
-      ],
+      series: this.loadSeries(),
       draw: (u) => {
-        errorBars(u, 2, this.sweepCi, BLUE);
-        errorBars(u, 3, this.liveCi, ORANGE);
-        verticalLine(u, this.bound, GREEN, 'channel-load bound');
+        const bound = this.bound;
+        verticalLine(u, bound, GREEN, 'channel-load bound', bound == null ? null : `channel-load bound λ = ${fmt(Number(bound.toPrecision(3)))}`);
       },
     });
     this.overTime = new Chart(parent, {
@@ -234,13 +514,17 @@ export class Charts {
       title: 'Live mean latency with its 95 % confidence band',
       xLabel: 'cycle',
       yLabel: 'latency (cycles)',
-      empty: () => (this.warmup ? `measurement starts after the warm-up, at cycle ${this.warmup.toLocaleString('en')}` : 'no message delivered yet'),
+      empty: () => 'no message delivered yet',
       series: [
+        { label: 'warm-up (not measured)', stroke: GREY, width: 2, dash: [2, 3], points: { show: true, size: 3, fill: GREY } },
         { label: 'mean', stroke: BLUE, width: 2, points: { show: true, size: 3 } },
-        { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 3 },
-        { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1 },
-        { label: 'model', stroke: INK, width: 1.5, dash: [6, 4], spanGaps: true },
+        { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 4, counts: false },
+        { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, counts: false },
+        { label: 'model', stroke: INK, width: 1.5, dash: [6, 4], spanGaps: true, counts: false },
       ],
+      draw: (u) => {
+        if (this.warmup > 0 && u.data[0].length) verticalLine(u, this.warmup, GREY, 'measurement starts');
+      },
     });
     this.histogram = new Chart(parent, {
       id: 'chart-histogram',
@@ -256,36 +540,95 @@ export class Charts {
       title: 'Accepted against offered throughput',
       xLabel: 'offered (fraction of capacity)',
       yLabel: 'accepted (fraction)',
-      xFromZero: true,
-      xAlso: () => this.boundFraction,
+      ranges: () => ({ x: (u, min, max) => [0, niceMax(Math.max(max, this.boundFraction ?? 0))] }),
       series: [
-        { label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true },
+        { label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true, counts: false },
         { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } },
         { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } },
       ],
       draw: (u) => verticalLine(u, this.boundFraction, GREEN, 'bound'),
     });
-    this.sweepCi = [];
-    this.liveCi = [];
     this.timeline = [];
   }
 
-  // Forget everything measured (a new scenario that warms up for `warmup` cycles).
-  clear(warmup) {
-    this.warmup = warmup;
-    this.sweep = [];
-    this.live = null;
-    this.timeline = [];
-    this.redrawLoad();
-    this.overTime.set([[], [], [], [], []]);
-    this.histogram.set([[], []]);
+  // ---- latency against load ----------------------------------------------------------
+
+  // Taller on a tall window; in presentation mode, down to the bottom of the window (less its
+  // legend).
+  latencyHeight() {
+    if (!this.presenting) return window.innerHeight >= 1000 ? 300 : 230;
+    const top = this.latency ? this.latency.plotBox.getBoundingClientRect().top : 300;
+    return Math.max(240, Math.round(window.innerHeight - top - 95));
   }
 
-  setModel(curve, bound, boundFraction, modelLatencyAtRate) {
-    this.model = curve;
+  // The series: each model's curve, the sweep, the live point, then each pinned scenario's
+  // model curves and sweep.
+  loadSeries() {
+    const series = this.models.map((m, i) => ({ label: m.label, stroke: MODEL_COLOURS[i % MODEL_COLOURS.length], width: 2, spanGaps: true }));
+    series.push(
+      { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE }, edgeMarkers: true },
+      { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE }, edgeMarkers: true },
+    );
+    for (const pin of this.pins) {
+      for (const m of pin.models) series.push({ label: `${pin.label}: ${m.label}`, stroke: pin.colour, width: 2, dash: [7, 4], spanGaps: true });
+      series.push({ label: `${pin.label}: simulated`, stroke: pin.colour, width: 0, points: { show: true, size: 7, width: 2, stroke: pin.colour, fill: '#ffffff' }, edgeMarkers: true, hollow: true });
+    }
+    return series;
+  }
+
+  // Right end of the load axis: a little past the larger of the simulated and the predicted
+  // saturation rates (the current scenario's and every pinned one's), and past the live rate.
+  loadTop() {
+    const ends = [];
+    const add = (v) => { if (v > 0 && Number.isFinite(v)) ends.push(v); };
+    for (const set of [{ models: this.models, sweep: this.sweep }, ...this.pins]) {
+      for (const m of set.models) add(m.saturation);
+      add(sweptSaturation(set.sweep));
+    }
+    if (!ends.length) add(this.bound);
+    const top = Math.max(0, ...ends) * LOAD_MARGIN;
+    const live = this.live ? this.live.rate * 1.05 : 0;
+    return niceCeil(Math.max(top, live, 1e-6));
+  }
+
+  zeroLoads() {
+    return [this.zeroLoad, ...this.pins.map((p) => p.zeroLoad)].filter((z) => z > 0);
+  }
+
+  // Top of the latency axis: LATENCY_CEILING times the zero-load latency.
+  latencyCeiling() {
+    const z = this.zeroLoads();
+    return niceCeil(LATENCY_CEILING * (z.length ? Math.max(...z) : 20));
+  }
+
+  // The log axis shows everything, from just under the zero-load latency.
+  latencyLogRange() {
+    const z = this.zeroLoads();
+    const low = niceFloor(0.8 * (z.length ? Math.min(...z) : 10));
+    let high = this.latencyCeiling();
+    for (const col of this.latency.data.slice(1)) for (const v of col) if (v != null && v > high) high = v;
+    return [low, niceCeil(high * 1.2)];
+  }
+
+  // models: [{label, points: [{rate, latency}], saturation}] for the current scenario.
+  setModels(models, { bound, boundFraction, latencyAtRate }) {
+    this.models = models;
     this.bound = bound;
     this.boundFraction = boundFraction;
-    this.modelLatency = modelLatencyAtRate;
+    this.modelLatency = latencyAtRate;
+    this.latency.setSeries(this.loadSeries());
+    this.redrawLoad();
+  }
+
+  setZeroLoad(latency) {
+    this.zeroLoad = latency;
+    this.redrawLoad();
+  }
+
+  // pins: [{label, colour, models, sweep, zeroLoad}].
+  setPins(pins) {
+    this.pins = pins;
+    this.latency.setSeries(this.loadSeries());
     this.redrawLoad();
   }
 
@@ -295,21 +638,63 @@ export class Charts {
     this.redrawLoad();
   }
 
-  // live: { cycle, rate, latency, ci, offered, accepted }
+  redrawLoad() {
+    const curve = (m) => m.points.map((p) => ({ x: p.rate, y: p.latency }));
+    const swept = (sweep) => sweep.filter((p) => p.latency != null).map((p) => ({ x: p.rate, y: p.latency, ci: p.ci }));
+    const live = this.live && this.live.latency != null ? [{ x: this.live.rate, y: this.live.latency, ci: this.live.ci }] : [];
+    const lists = [...this.models.map(curve), swept(this.sweep), live];
+    for (const pin of this.pins) lists.push(...pin.models.map(curve), swept(pin.sweep));
+    const [xs, ys, cis] = align(lists);
+    // Curves carry no intervals; the sweeps' and the live point's are error bars.
+    this.latency.set([xs, ...ys], cis);
+
+    const thr = this.sweep.filter((p) => p.offered != null);
+    const liveThr = this.live && this.live.offered != null ? [this.live] : [];
+    const ends = [0, ...thr.map((p) => p.offered), ...liveThr.map((p) => p.offered), 1];
+    const [txs, tys] = align([
+      [{ x: 0, y: 0 }, { x: Math.max(...ends), y: Math.max(...ends) }],
+      thr.map((p) => ({ x: p.offered, y: p.accepted })),
+      liveThr.map((p) => ({ x: p.offered, y: p.accepted })),
+    ]);
+    this.throughput.set([txs, ...tys]);
+  }
+
+  // ---- the rest ----------------------------------------------------------------------
+
+  // Forget everything measured (a new scenario that warms up for `warmup` cycles).
+  clear(warmup) {
+    this.warmup = warmup;
+    this.sweep = [];
+    this.models = [];
+    this.live = null;
+    this.bound = null;
+    this.boundFraction = null;
+    this.modelLatency = null;
+    this.timeline = [];
+    this.latency.setSeries(this.loadSeries());
+    this.redrawLoad();
+    this.overTime.set([[], [], [], [], [], []]);
+    this.histogram.set([[], []]);
+  }
+
+  // live: { cycle, rate, latency, ci, warmupLatency, offered, accepted }: the measured running
+  // mean once measurement has started, the warm-up's own running mean before.
   setLive(live) {
     this.live = live;
     const last = this.timeline[this.timeline.length - 1];
-    if (live.latency != null && !(last && last.cycle === live.cycle)) {
+    if ((live.latency != null || live.warmupLatency != null) && !(last && last.cycle === live.cycle)) {
       this.timeline.push(live);
       if (this.timeline.length > 600) this.timeline.splice(0, this.timeline.length - 600);
     }
     this.redrawLoad();
     const t = this.timeline;
+    const measured = (p) => p.latency != null;
     this.overTime.set([
       t.map((p) => p.cycle),
-      t.map((p) => p.latency),
-      t.map((p) => (p.ci == null ? null : p.latency + p.ci)),
-      t.map((p) => (p.ci == null ? null : p.latency - p.ci)),
+      t.map((p) => (measured(p) ? null : p.warmupLatency)),
+      t.map((p) => (measured(p) ? p.latency : null)),
+      t.map((p) => (measured(p) && p.ci != null ? p.latency + p.ci : null)),
+      t.map((p) => (measured(p) && p.ci != null ? p.latency - p.ci : null)),
       t.map(() => this.modelLatency ?? null),
     ]);
   }
@@ -320,30 +705,14 @@ export class Charts {
     this.histogram.set([h.counts.map((_, i) => h.start + i * h.width), h.counts]);
   }
 
-  redrawLoad() {
-    const sweepLat = this.sweep.filter((p) => p.latency != null);
-    const live = this.live && this.live.latency != null ? [this.live] : [];
-    const [xs, [model, sweep, lv]] = align([
-      this.model.map((p) => ({ x: p.rate, y: p.latency })),
-      sweepLat.map((p) => ({ x: p.rate, y: p.latency })),
-      live.map((p) => ({ x: p.rate, y: p.latency })),
-    ]);
-    const ciAt = (list) => xs.map((x) => {
-      const p = list.find((q) => q.rate === x);
-      return p ? p.ci : null;
-    });
-    this.sweepCi = ciAt(sweepLat);
-    this.liveCi = ciAt(live);
-    this.latency.set([xs, model, sweep, lv]);
+  // Presentation mode: the latency chart taller and in larger type.
+  setPresenting(on) {
+    this.presenting = on;
+    this.latency.setFontScale(on ? 1.6 : 1);
+    this.latency.fit();
+  }
 
-    const thr = this.sweep.filter((p) => p.offered != null);
-    const liveThr = this.live && this.live.offered != null ? [this.live] : [];
-    const ends = [0, ...thr.map((p) => p.offered), ...liveThr.map((p) => p.offered), 1];
-    const [txs, [ident, sw, lt]] = align([
-      [{ x: 0, y: 0 }, { x: Math.max(...ends), y: Math.max(...ends) }],
-      thr.map((p) => ({ x: p.offered, y: p.accepted })),
-      liveThr.map((p) => ({ x: p.offered, y: p.accepted })),
-    ]);
-    this.throughput.set([txs, ident, sw, lt]);
+  describe() {
+    return [this.latency, this.overTime, this.histogram, this.throughput].map((c) => c.describe());
   }
 }

@@ -1,12 +1,14 @@
 // The page: scenario controls and the URL hash, the animation loop (time-budgeted slices of
 // simulation on the main thread, drawn from typed-array views of wasm memory; "as fast as
 // possible" in a worker of its own, drawn from the frames it posts), live statistics, the
-// background load sweep and whole runs in a worker, presets, export, and the console API
-// window.torusExplorer.
+// background work in a pool of workers (the models, the load sweep, the whole run, the pinned
+// scenarios), presets, presentation mode, export, and the console API window.torusExplorer.
 import { loadWasm, RunnerPool, FastMode } from './wasm-loader.js';
 import { TorusView, FREE, neighbour, strokeClassPattern, MESSAGE_COLOURS } from './render.js';
-import { Charts } from './charts.js';
-import { PRESETS } from './presets.js';
+import { Charts, PIN_COLOURS } from './charts.js';
+import { PRESETS, DEFAULT_SCENARIO, PAPERS } from './presets.js';
+import { Sweep } from './sweep.js';
+import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
 import { el, download } from './dom.js';
 
 const PAGE_K = [2, 16];
@@ -14,10 +16,11 @@ const STATS_INTERVAL_MS = 250;
 // Main-thread simulation per animation frame at set speeds ("as fast as possible" runs in a
 // worker: FastMode).
 const SLOW_BUDGET_MS = 10;
-const SWEEP_POINTS = 6;
-const MODEL_POINTS = 48;
-const SWEEP_MAX_CYCLES = 20000;
-const SWEEP_MAX_WARMUP = 2000;
+// Points on a model's curve, from near zero load to its saturation rate.
+const MODEL_POINTS = 60;
+// While playing, the warm-up goes by in about this many seconds whatever the speed, so that a
+// link shows a measured point within seconds; the chosen speed applies once it is over.
+const WARMUP_SECONDS = 4;
 // The heat overlay averages each channel's flits per cycle with this time constant (cycles).
 const HEAT_CYCLES = 50;
 // A backtrack stays marked for this many cycles, or this long on screen in fast mode.
@@ -56,17 +59,22 @@ class App {
     this.runner = runner;
     this.schema = JSON.parse(api.scenario_schema());
     this.view = new TorusView($('torus'));
-    this.charts = new Charts($('charts'));
+    this.charts = new Charts($('load-chart'), $('charts'));
     this.explorer = null;
     this.scenario = null;
     this.playing = false;
     this.owed = 0;
     this.selected = -1;
-    this.sweepGeneration = 0;
+    this.backgroundGeneration = 0;
+    this.sweep = null;
+    this.models = [];
+    this.pins = [];
+    this.presenting = false;
     this.lastRun = null;
     this.dirty = true;
     this.buildForm();
     this.buildPresets();
+    this.buildPinControls();
     this.bindControls();
     this.setSpeed();
   }
@@ -120,14 +128,17 @@ class App {
     this.owed = 0;
     this.syncForm();
     this.writeHash();
-    this.charts.clear(Number(get(canonical, 'warmup')));
+    this.warmup = Number(get(canonical, 'warmup'));
+    this.charts.clear(this.warmup);
     this.lastRun = null;
+    this.modelReport = null;
+    this.models = [];
+    this.updateZeroLoad();
     this.updateStats();
     this.dirty = true;
-    this.modelReport = null;
+    this.relabelPins();
     this.renderModel();
-    this.loadModel();
-    this.fullRun();
+    this.background();
     return null;
   }
 
@@ -138,8 +149,39 @@ class App {
     if (k < PAGE_K[0] || k > PAGE_K[1]) throw new Error(`k: the page draws k from ${PAGE_K[0]} to ${PAGE_K[1]}, got ${k}; use the torus CLI for larger tori`);
   }
 
+  // The hash: the canonical scenario, then the pins and the view (see link.js).
   writeHash() {
-    if (this.scenario && location.hash.slice(1) !== this.scenario) history.replaceState(null, '', `#${this.scenario}`);
+    if (!this.scenario) return;
+    const link = writeLink(this.scenario, this.pins.map((p) => pinValue(this.scenario, p.scenario)), this.presenting);
+    if (location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
+  }
+
+  // Opens a link: its scenario (the default one when it has none), then its pinned scenarios
+  // and view. A bad scenario keeps the running one (or, on the first load, runs the default
+  // scenario); a bad pin is left out; both with the usual error naming the key.
+  openLink(hash, { initial = false } = {}) {
+    const link = parseLink(hash);
+    const error = this.apply(link.scenario === '' ? DEFAULT_SCENARIO : link.scenario, { context: 'link' });
+    if (error) {
+      if (initial) {
+        this.apply(DEFAULT_SCENARIO);
+        this.showError('link', error, 'The page shows the default scenario instead.');
+      }
+      return error;
+    }
+    const problems = [...link.errors];
+    const pins = [];
+    link.pins.forEach((value, i) => {
+      try {
+        pins.push(this.makePin(pinScenario(this.scenario, value)));
+      } catch (err) {
+        problems.push(`pin ${i + 1} (pin=${value.slice(0, 80)}): ${err && err.message ? err.message : String(err)}`);
+      }
+    });
+    this.setPins(pins);
+    this.setPresenting(link.present);
+    if (problems.length) this.showError('link', problems.join('; '), 'The page shows the rest of the link without it.');
+    return problems.length ? problems.join('; ') : null;
   }
 
   showError(context, message, kept = 'The page kept the scenario it was running.') {
@@ -246,7 +288,9 @@ class App {
     $('router-close').addEventListener('click', () => this.selectNode(-1));
     $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
-    window.addEventListener('hashchange', () => this.apply(location.hash.slice(1), { context: 'link' }));
+    $('present').addEventListener('click', () => this.setPresenting(!this.presenting));
+    $('present-exit').addEventListener('click', () => this.setPresenting(false));
+    window.addEventListener('hashchange', () => this.openLink(location.hash.slice(1)));
     document.addEventListener('keydown', (e) => this.key(e));
   }
 
@@ -267,7 +311,24 @@ class App {
       this.newSeed();
     } else if (e.key === '?') {
       this.toggleHelp();
+    } else if (e.key === 'p' || e.key === 'P') {
+      this.setPresenting(!this.presenting);
+    } else if (e.key === 'Escape' && this.presenting) {
+      this.setPresenting(false);
     }
+  }
+
+  // Presentation mode, for a projector: only the torus, the latency chart and the live numbers,
+  // in large type.
+  setPresenting(on) {
+    if (on === this.presenting) return;
+    this.presenting = on;
+    document.body.classList.toggle('presenting', on);
+    $('present').setAttribute('aria-pressed', String(on));
+    $('present-exit').hidden = !on;
+    this.charts.setPresenting(on);
+    this.writeHash();
+    this.dirty = true;
   }
 
   toggleHelp() {
@@ -278,7 +339,20 @@ class App {
 
   setSpeed() {
     this.speed = speedOf(Number($('speed').value));
-    $('speed-label').textContent = this.speed === Infinity ? 'as fast as possible' : `${this.speed} cycles/s`;
+    this.showSpeed();
+  }
+
+  // Cycles per second now: the chosen speed, or faster while the warm-up lasts.
+  currentSpeed() {
+    if (this.speed === Infinity || !this.explorer || this.fastFrame()) return this.speed;
+    return this.explorer.cycle() < this.warmup ? Math.max(this.speed, this.warmup / WARMUP_SECONDS) : this.speed;
+  }
+
+  showSpeed() {
+    const now = this.currentSpeed();
+    const text = this.speed === Infinity ? 'as fast as possible'
+      : now > this.speed && this.playing ? `${this.speed} cycles/s (warm-up at ${Math.round(now).toLocaleString('en')})` : `${this.speed} cycles/s`;
+    if ($('speed-label').textContent !== text) $('speed-label').textContent = text;
   }
 
   newSeed() {
@@ -314,6 +388,8 @@ class App {
     const p = PRESETS[Number(index)];
     if (!p) return this.clearPreset();
     const error = this.apply(p.scenario, { context: 'preset' });
+    // A preset brings its own pinned scenarios (a comparison), or none.
+    if (!error) this.setPins((p.pins || []).map((value) => this.makePin(pinScenario(this.scenario, value))));
     $('preset-title').textContent = p.title;
     $('preset-text').textContent = p.text;
     $('preset-info').hidden = false;
@@ -473,7 +549,8 @@ class App {
         this.stopFast();
       } else {
         const start = performance.now();
-        this.owed = Math.min(this.owed + (this.speed * dt) / 1000, this.speed);
+        const speed = this.currentSpeed();
+        this.owed = Math.min(this.owed + (speed * dt) / 1000, speed);
         while (this.owed >= 1 && performance.now() - start < SLOW_BUDGET_MS) {
           this.explorer.step(1);
           this.sampleHeat();
@@ -488,7 +565,10 @@ class App {
     }
     if (now - (this.lastStatsAt ?? 0) > STATS_INTERVAL_MS) {
       this.lastStatsAt = now;
-      if (this.explorer) this.updateStats();
+      if (this.explorer) {
+        this.updateStats();
+        this.showSpeed();
+      }
     }
     requestAnimationFrame((t) => this.frame(t));
   }
@@ -716,29 +796,41 @@ class App {
     const s = this.liveStats();
     const rate = Number(get(this.scenario, 'rate'));
     const latency = s.measuring && s.messages_measured > 0 ? s.latency_mean : null;
+    const warmupLatency = !s.measuring && s.warmup_messages > 0 ? s.warmup_latency_mean : null;
     this.charts.setLive({
       cycle: s.cycle,
       rate,
       latency,
+      warmupLatency,
       ci: latency == null ? null : s.latency_ci95,
       offered: s.measuring ? s.offered_flits_per_node_cycle / this.capacity : null,
       accepted: s.measuring ? s.accepted_flits_per_node_cycle / this.capacity : null,
     });
-    const warmup = Number(get(this.scenario, 'warmup'));
+    if (latency != null && this.liveSince == null) this.liveSince = performance.now();
+    const warmup = this.warmup;
     const flits = (x) => `${x.toFixed(3)} flits/node/cycle`;
+    const model = this.models[0];
+    // [name, value, minor]: presentation mode leaves the minor ones out.
     const rows = [
       ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warm-up to ${warmup.toLocaleString('en')})`}`],
-      ['measured', `${s.messages_measured.toLocaleString('en')} messages`],
-      ['mean latency', latency == null ? '–' : `${latency.toFixed(1)} ± ${s.latency_ci95.toFixed(1)} cycles`],
-      ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)}`],
+      ['measured', `${s.messages_measured.toLocaleString('en')} messages`, true],
+      // The interval needs two batches of the window with messages; until then, none.
+      ['mean latency', latency != null ? `${latency.toFixed(1)}${s.latency_ci95 > 0 ? ` ± ${s.latency_ci95.toFixed(1)}` : ''} cycles`
+        : warmupLatency != null ? `– (warm-up: ${warmupLatency.toFixed(1)}, not measured)` : '–'],
+      ['model', model && this.modelReport ? (this.modelReport.latency == null ? 'saturated' : `${this.modelReport.latency.toFixed(1)} cycles`) : '–'],
       ['offered', s.measuring ? flits(s.offered_flits_per_node_cycle) : '–'],
       ['accepted', s.measuring ? flits(s.accepted_flits_per_node_cycle) : '–'],
-      ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2)],
-      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`],
+      ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)}`, true],
+      ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2), true],
+      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`, true],
+      ['rate λ', `${rate} messages/node/cycle`, true],
     ];
     if (this.scouting) rows.push(['backtracks', this.backtracks().toLocaleString('en')]);
     if (get(this.scenario, 'routing') === 'chaos') rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
-    const items = rows.flatMap(([k, v]) => [el('dt', {}, [k]), el('dd', {}, [v])]);
+    const items = rows.flatMap(([k, v, minor]) => {
+      const attrs = minor ? { class: 'minor' } : {};
+      return [el('dt', attrs, [k]), el('dd', attrs, [v])];
+    });
     if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time: the network is deadlocked']));
     if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
     $('live-numbers').replaceChildren(el('dl', {}, items));
@@ -766,25 +858,237 @@ class App {
     return this.runPromise;
   }
 
-  // `torus model` and the model's curve up to the capacity, in the worker; then the sweep.
-  loadModel() {
+  // ---- background work ---------------------------------------------------------------
+
+  // For the current scenario, one after another over the worker pool: the models and their
+  // curves, the load sweep (first points within seconds, see sweep.js), the whole run, then
+  // the pinned scenarios' models and sweeps. A new scenario stops what is left of it.
+  async background() {
+    const generation = ++this.backgroundGeneration;
+    const current = () => generation === this.backgroundGeneration;
+    if (this.sweep) this.sweep.cancel();
+    for (const pin of this.pins) if (pin.sweepRun && !pin.done) pin.sweepRun.cancel();
+    this.mainDone = false;
     const scenario = this.scenario;
-    const len = Number(get(scenario, 'len'));
-    const rates = Array.from({ length: MODEL_POINTS }, (_, i) => ((i + 1) / MODEL_POINTS) * (this.capacity / len));
-    this.runner.model(scenario, rates).then(({ report, curve }) => {
-      if (this.scenario !== scenario) return;
-      this.modelReport = report;
-      const points = rates.map((rate, i) => ({ rate, latency: curve[i] })).filter((p) => p.latency != null);
-      this.charts.setModel(points, report.bound_saturation_rate, report.bound_saturation_fraction_of_capacity, report.latency);
-      this.renderModel();
-      this.scheduleSweep(report.bound_saturation_rate);
-    }, (err) => {
+    this.sweepTimes = { started: performance.now(), first: null, done: null };
+    this.liveSince = null;
+    let report = null;
+    try {
+      report = await this.runner.report(scenario);
+    } catch (err) {
       console.warn(`model of ${scenario}: ${err.message}`);
-      this.scheduleSweep(null);
+    }
+    if (!current()) return;
+    const models = report ? await this.modelCurves(scenario, report) : [];
+    if (!current()) return;
+    this.modelReport = report;
+    this.models = models;
+    this.charts.setModels(models, {
+      bound: report ? report.bound_saturation_rate : null,
+      boundFraction: report ? report.bound_saturation_fraction_of_capacity : null,
+      latencyAtRate: report ? report.latency : null,
+    });
+    this.updateZeroLoad();
+    this.renderModel();
+    const sweep = new Sweep(this.runner, scenario, {
+      bound: report ? report.bound_saturation_rate : null,
+      predicted: models.map((m) => m.saturation),
+      capacity: this.capacity,
+      onPoint: (p) => {
+        if (this.sweepTimes.first == null) this.sweepTimes.first = performance.now();
+        this.charts.addSweepPoint(p);
+        this.updateZeroLoad();
+      },
+    });
+    this.sweep = sweep;
+    await sweep.run();
+    if (!current()) return;
+    this.sweepTimes.done = performance.now();
+    await this.fullRun().catch(() => {});
+    if (!current()) return;
+    this.mainDone = true;
+    this.runPins();
+  }
+
+  // The models that predict the scenario's latency, each with its curve up to its saturation
+  // rate (points closer together towards it): [{name, label, points, saturation}]. Today the
+  // seed paper's model, where one applies.
+  async modelCurves(scenario, report) {
+    const models = [];
+    if (report.model && report.saturation_rate > 0) {
+      const sat = report.saturation_rate;
+      const rates = Array.from({ length: MODEL_POINTS }, (_, i) => {
+        const t = (i + 1) / MODEL_POINTS;
+        return Number((sat * 0.999 * (1 - (1 - t) * (1 - t))).toPrecision(6));
+      });
+      let curve = [];
+      try {
+        curve = await this.runner.curve(scenario, rates);
+      } catch (err) {
+        console.warn(`model curve of ${scenario}: ${err.message}`);
+      }
+      models.push({
+        name: report.model,
+        label: `model (${PAPERS[report.model] ? PAPERS[report.model].cite : report.model})`,
+        saturation: sat,
+        points: rates.map((rate, i) => ({ rate, latency: curve[i] })).filter((p) => p.latency != null),
+      });
+    }
+    return models;
+  }
+
+  // Zero-load latency of a scenario, for the top of the latency axis: M + the mean route
+  // length the sweep's lowest point measured, else the models' latency at their lowest rate,
+  // else M + the mean distance under uniform traffic.
+  zeroLoadOf(scenario, models, sweep) {
+    const len = Number(get(scenario, 'len'));
+    const low = sweep.filter((p) => p.report && p.report.messages_measured > 0).sort((a, b) => a.rate - b.rate)[0];
+    if (low) return len + low.report.hops_mean;
+    const first = models.map((m) => m.points[0]).filter(Boolean).map((p) => p.latency);
+    if (first.length) return Math.min(...first);
+    return len + (Number(get(scenario, 'n')) * Number(get(scenario, 'k'))) / 4;
+  }
+
+  updateZeroLoad() {
+    this.charts.setZeroLoad(this.zeroLoadOf(this.scenario, this.models, this.sweep && this.sweep.scenario === this.scenario ? this.sweep.points : []));
+  }
+
+  // ---- pinned scenarios --------------------------------------------------------------
+
+  buildPinControls() {
+    this.pinButton = el('button', { type: 'button', id: 'pin-curve', title: `Keep this scenario's sweep and model curve on the chart (up to ${MAX_PINS})` }, ['Pin curve']);
+    this.pinButton.addEventListener('click', () => this.pinCurrent());
+    const head = this.charts.latency.head;
+    head.insertBefore(this.pinButton, head.children[1]);
+  }
+
+  // A pinned scenario, checked as a link's scenario is (throws the error naming the key).
+  makePin(input) {
+    const scenario = this.api.canonical(input);
+    this.checkPageLimits(scenario);
+    new this.api.Explorer(scenario).free();
+    return { scenario, models: [], sweep: [], zeroLoad: null, done: false, label: '', colour: null };
+  }
+
+  pinCurrent() {
+    if (this.pins.length >= MAX_PINS) {
+      $('pin-status').textContent = `at most ${MAX_PINS} pinned curves: unpin one first`;
+      return;
+    }
+    if (this.pins.some((p) => p.scenario === this.scenario)) {
+      $('pin-status').textContent = 'this scenario is pinned already';
+      return;
+    }
+    $('pin-status').textContent = '';
+    const pin = this.makePin(this.scenario);
+    // The sweep and curves already drawn come along when they are complete; otherwise the pin
+    // computes its own (the same runs: they are deterministic).
+    if (this.mainDone) {
+      pin.models = this.models;
+      pin.sweep = this.sweep.points.filter((p) => !p.failed);
+      pin.done = true;
+    }
+    this.setPins([...this.pins, pin]);
+  }
+
+  unpin(index) {
+    const pin = this.pins[index];
+    if (!pin) return;
+    if (pin.sweepRun) pin.sweepRun.cancel();
+    this.setPins(this.pins.filter((p) => p !== pin));
+  }
+
+  setPins(pins) {
+    for (const old of this.pins) if (!pins.includes(old) && old.sweepRun) old.sweepRun.cancel();
+    const used = new Set(pins.map((p) => p.colour).filter(Boolean));
+    for (const pin of pins) {
+      if (!pin.colour) {
+        pin.colour = PIN_COLOURS.find((c) => !used.has(c));
+        used.add(pin.colour);
+      }
+    }
+    this.pins = pins;
+    this.relabelPins();
+    this.writeHash();
+    if (this.mainDone) this.runPins();
+  }
+
+  // Each pin is labelled with what differs from the current scenario, leaving out the keys that
+  // follow from the others (the VCs a routing algorithm takes by default).
+  relabelPins() {
+    for (const pin of this.pins) {
+      const diff = differences(this.scenario, pin.scenario);
+      const shown = diff.filter(([key]) => {
+        const without = pin.scenario.split('&').filter((p) => p.split('=')[0] !== key).join('&');
+        try {
+          return this.api.canonical(without) !== pin.scenario;
+        } catch {
+          return true;
+        }
+      });
+      pin.label = (shown.length ? shown : diff).map(([k, v]) => `${k}=${v}`).join(', ') || 'this scenario';
+      pin.zeroLoad = this.zeroLoadOf(pin.scenario, pin.models, pin.sweep);
+    }
+    this.charts.setPins(this.pins);
+    this.renderPins();
+  }
+
+  renderPins() {
+    const items = this.pins.map((pin, i) => {
+      const remove = el('button', { type: 'button', 'aria-label': `Unpin ${pin.label}`, title: 'Unpin' }, ['×']);
+      remove.addEventListener('click', () => this.unpin(i));
+      const state = pin.done ? '' : ' (sweeping…)';
+      const swatch = el('span', { class: 'pin-swatch' });
+      // Through the CSSOM: the Content-Security-Policy forbids style attributes.
+      swatch.style.background = pin.colour;
+      return el('li', { 'data-scenario': pin.scenario }, [swatch, `${pin.label}${state}`, remove]);
+    });
+    $('pins').replaceChildren(...items);
+    this.pinButton.disabled = false;
+  }
+
+  // The pinned scenarios' models and sweeps that are missing, one pin after another, once the
+  // current scenario's own work is done.
+  runPins() {
+    const generation = this.backgroundGeneration;
+    if (this.pinsRunning === generation) return;
+    this.pinsRunning = generation;
+    const current = () => generation === this.backgroundGeneration;
+    (async () => {
+      for (;;) {
+        const pin = this.pins.find((p) => !p.done);
+        if (!pin || !current()) return;
+        let report = null;
+        try {
+          report = await this.runner.report(pin.scenario);
+        } catch (err) {
+          console.warn(`model of ${pin.scenario}: ${err.message}`);
+        }
+        pin.models = report ? await this.modelCurves(pin.scenario, report) : [];
+        pin.sweep = [];
+        const sweep = new Sweep(this.runner, pin.scenario, {
+          bound: report ? report.bound_saturation_rate : null,
+          predicted: pin.models.map((m) => m.saturation),
+          capacity: this.api.capacity_flits(pin.scenario),
+          onPoint: (p) => {
+            pin.sweep = sweep.points.filter((q) => !q.failed);
+            this.relabelPins();
+          },
+        });
+        pin.sweepRun = sweep;
+        this.relabelPins();
+        await sweep.run();
+        if (sweep.cancelled) return;
+        pin.done = true;
+        pin.sweepRun = null;
+        this.relabelPins();
+      }
+    })().finally(() => {
+      if (this.pinsRunning === generation) this.pinsRunning = null;
     });
   }
 
-  // The model panel: which model applies (or why none does), its quantities beside the
+  // The model panel: each model that applies (or why none does), its quantities beside the
   // simulator's measured ones from the whole run, the latency error, and the bound.
   renderModel() {
     const r = this.modelReport;
@@ -797,7 +1101,8 @@ class App {
     const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
     const parts = [];
     if (r.model) {
-      parts.push(el('h2', {}, [`Model: ${r.model}`]), el('p', {}, [r.description]));
+      const paper = PAPERS[r.model];
+      parts.push(el('h2', {}, [`Model: ${paper ? paper.cite : r.model}`, el('span', { class: 'model-name' }, [` (${r.model})`])]), el('p', {}, [r.description]));
     } else {
       parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
     }
@@ -808,7 +1113,8 @@ class App {
       const sim = run && run.messages_measured > 0 ? run.latency_mean : null;
       row('mean latency', r.saturated ? 'saturated' : num(r.latency), sim == null ? '…' : `${num(sim)} ± ${num(run.latency_ci95, 2)}`, 'cycles');
       if (sim != null && r.latency != null) row('model error', `${(((r.latency - sim) / sim) * 100).toFixed(1)} %`, '', '');
-      row('saturation rate', num(r.saturation_rate), '', 'messages/\u200bnode/\u200bcycle');
+      const swept = this.sweep && this.sweep.done && this.sweep.scenario === this.scenario ? this.sweep.saturation() : null;
+      row('saturation rate', num(r.saturation_rate), swept == null ? '…' : `≈ ${num(swept, 3)} (sweep)`, 'messages/\u200bnode/\u200bcycle');
       const q = r.quantities;
       const pv = Object.keys(q).filter((k) => /^P_v\[\d+\]$/.test(k)).sort((a, b) => parseInt(a.slice(4), 10) - parseInt(b.slice(4), 10));
       for (const k of pv) row(k, num(q[k]), run ? num(run.busy_vc_probability[parseInt(k.slice(4), 10)]) : '…');
@@ -827,43 +1133,6 @@ class App {
     box.replaceChildren(...parts);
   }
 
-  // Background sweep: shortened whole runs at a few rates below the channel-load bound (or
-  // up to twice the current rate when no bound is known).
-  scheduleSweep(boundRate) {
-    const generation = ++this.sweepGeneration;
-    const base = this.scenario;
-    const rate = Number(get(base, 'rate'));
-    const top = boundRate ? boundRate * 0.9 : Math.min(1, 2 * rate);
-    const warmup = Math.min(Number(get(base, 'warmup')), SWEEP_MAX_WARMUP);
-    const cycles = Math.min(Number(get(base, 'cycles')), SWEEP_MAX_CYCLES);
-    const rates = Array.from({ length: SWEEP_POINTS }, (_, i) => Number(((top * (i + 1)) / SWEEP_POINTS).toPrecision(3)));
-    // One lane per worker of the pool, each taking the next rate when its last point is done,
-    // so the points run side by side and a newer scenario stops the lanes at once. The chart
-    // sorts the points by rate as they arrive.
-    let next = 0;
-    const lane = async () => {
-      while (next < rates.length && generation === this.sweepGeneration) {
-        const i = next++;
-        const s = withKey(withKey(withKey(base, 'rate', rates[i]), 'warmup', warmup), 'cycles', cycles);
-        try {
-          const r = await this.runner.run(s);
-          if (generation !== this.sweepGeneration) return;
-          this.charts.addSweepPoint({
-            rate: rates[i],
-            latency: r.messages_measured > 0 ? r.latency_mean : null,
-            ci: r.latency_ci95,
-            offered: r.offered_flits_per_node_cycle / this.capacity,
-            accepted: r.accepted_flits_per_node_cycle / this.capacity,
-            report: r,
-          });
-        } catch (err) {
-          console.warn(`sweep point at rate ${rates[i]}: ${err.message}`);
-        }
-      }
-    };
-    for (let w = 0; w < this.runner.size; w++) lane();
-  }
-
   run() {
     return this.fullRun();
   }
@@ -875,6 +1144,26 @@ class App {
       run: this.lastRun,
       model: this.modelReport,
       sweep: this.charts.sweep.map((p) => ({ scenario_rate: p.rate, ...p.report })),
+      pins: this.pins.map((p) => ({
+        scenario: p.scenario,
+        label: p.label,
+        sweep: p.sweep.map((q) => ({ scenario_rate: q.rate, ...q.report })),
+      })),
+    };
+  }
+
+  // When the background sweep of the current scenario started, drew its first point and
+  // finished (performance.now() milliseconds, null until then), and its points so far.
+  sweepStatus() {
+    const t = this.sweepTimes || {};
+    return {
+      scenario: this.scenario,
+      started: t.started ?? null,
+      first: t.first ?? null,
+      done: t.done ?? null,
+      points: this.sweep ? this.sweep.points.length : 0,
+      saturation: this.sweep ? this.sweep.saturation() : null,
+      liveSince: this.liveSince ?? null,
     };
   }
 
@@ -901,9 +1190,7 @@ class App {
 async function main() {
   const { api, memory, module } = await loadWasm();
   const app = new App(api, memory, new RunnerPool(module), module);
-  const linkError = location.hash.length > 1 ? app.apply(location.hash.slice(1), { context: 'link' }) : null;
-  if (!app.scenario) app.apply(api.default_scenario());
-  if (linkError) app.showError('link', linkError, 'The page shows the default scenario instead.');
+  app.openLink(location.hash.slice(1), { initial: true });
   window.torusExplorer = {
     scenario: () => app.scenario,
     setScenario(s) {
@@ -929,6 +1216,12 @@ async function main() {
     selectNode: (node) => app.selectNode(node),
     channelFlits: () => Array.from(app.stateViews().channelFlits),
     heat: () => Array.from(app.heat),
+    charts: () => app.charts.describe(),
+    pin: () => app.pinCurrent(),
+    unpin: (i) => app.unpin(i),
+    pins: () => app.pins.map((p) => ({ scenario: p.scenario, label: p.label, done: p.done, points: p.sweep.length })),
+    present: (on = true) => app.setPresenting(!!on),
+    sweepStatus: () => app.sweepStatus(),
   };
   if (!reducedMotion) app.play();
   requestAnimationFrame((t) => app.frame(t));

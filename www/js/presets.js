@@ -1,6 +1,40 @@
-// Presets: a scenario string and the paragraph shown with it, and optionally the speed-slider
-// position to watch it at. Keys left out take their defaults (the parser fills them in and the
-// hash shows the canonical string).
+// The page's default scenario (an empty link), the papers the models and presets come from, and
+// the presets: a scenario string and the paragraph shown with it, optionally the speed-slider
+// position to watch it at and scenarios to pin beside it (pin values as in a link: the keys
+// where the pinned scenario differs). Keys left out take their defaults (the parser fills them
+// in and the hash shows the canonical string).
+
+// An 8×8 torus at a moderate load under an algorithm with a latency prediction, so that a
+// link without a scenario opens on the model's curve, the sweep and the live point; the
+// warm-up is short so that a measured point comes within seconds.
+export const DEFAULT_SCENARIO = 'k=8&routing=adaptive&traffic=uniform&rate=0.01&len=16&warmup=1000';
+
+// The papers, as readers cite them, by the name of the model that implements each (GOAL's
+// paper has no latency model: its bounds and experiments are in the CLI).
+export const PAPERS = {
+  nbc: {
+    cite: 'Safaei et al. 2007 (Duato-Nbc)',
+    reference: 'F. Safaei, A. Khonsari, M. Fathy, M. Ould-Khaoua, “Performance evaluation of fully adaptive routing for the torus interconnect networks”, ICCS 2007, LNCS 4490',
+  },
+  scouting: {
+    cite: 'Safaei et al. 2007 (scouting switching)',
+    reference: 'F. Safaei, A. Khonsari, M. Fathy, N. Talebanfard, M. Ould-Khaoua, “Communication–prediction of scouting switching in adaptively-routed torus networks”, NPC 2007, LNCS 4672',
+  },
+  'quaglia-adaptive': {
+    cite: 'Quaglia et al. 2002',
+    reference: 'F. Quaglia, B. Ciciani, M. Colajanni, “Performance analysis of adaptive wormhole routing in a two-dimensional torus”, Parallel Computing 28 (2002)',
+  },
+  broadcast: {
+    cite: 'Shahrabi et al. 2002',
+    reference: 'A. Shahrabi, M. Ould-Khaoua, L. Mackenzie, “Communication delay in wormhole-routed torus networks”, ACM SAC 2002',
+  },
+  goal: {
+    cite: 'Singh et al. 2003 (GOAL)',
+    reference: 'A. Singh, W. J. Dally, A. K. Gupta, B. Towles, “GOAL: a load-balanced adaptive routing algorithm for torus networks”, ISCA 2003',
+  },
+};
+
+const ref = (name) => `Reference: ${PAPERS[name].reference}.`;
 
 export const PRESETS = [
   {
@@ -36,10 +70,20 @@ export const PRESETS = [
     group: 'Classroom',
     title: 'GOAL balances the load',
     scenario: 'k=8&routing=goal&traffic=tornado&rate=0.02&len=16',
-    text: 'The same tornado traffic under GOAL, which chooses the direction round each ring at ' +
-      'random, weighted by distance, and routes adaptively within that quadrant. Some messages ' +
-      'take the long way, but both directions of every ring now carry load, and the saturation ' +
-      'throughput rises well above minimal routing\'s.',
+    text: 'The same tornado traffic under GOAL (Singh et al. 2003), which chooses the direction ' +
+      'round each ring at random, weighted by distance, and routes adaptively within that ' +
+      'quadrant. Some messages take the long way, but both directions of every ring now carry ' +
+      `load, and the saturation throughput rises well above minimal routing's. ${ref('goal')}`,
+  },
+  {
+    group: 'Classroom',
+    title: 'Tornado: DOR against GOAL',
+    scenario: 'k=8&routing=dor&traffic=tornado&rate=0.02&len=16&warmup=2000',
+    pins: ['routing:goal,vcs:3'],
+    text: 'The classroom comparison of Singh et al. 2003 (GOAL): the latency chart keeps GOAL\'s ' +
+      'sweep pinned beside dimension-order routing under the same tornado traffic. DOR ' +
+      'saturates where its + channels fill (the heat overlay), GOAL goes on past it by sending ' +
+      'some messages the long way round. Pin more curves (val, minad) with the Pin curve button.',
   },
   {
     group: 'Classroom',
@@ -80,51 +124,53 @@ export const PRESETS = [
       'once, so even a few per cent of them raise the latency of ordinary unicast messages.',
   },
   {
-    group: 'Seed experiments',
-    title: 'Seed 000: Duato-Nbc, 8×8, V = 10, M = 32',
+    group: 'The papers\' experiments',
+    title: 'Safaei et al. 2007 (Duato-Nbc): 8×8, V = 10, M = 32',
     scenario: 'k=8&routing=nbc&vcs=10&traffic=uniform&rate=0.004&len=32',
     text: 'The validation set-up of the Duato-Nbc paper: fully adaptive routing on adaptive ' +
       'virtual channels, with negative-hop (bonus-card) escape channels to stay deadlock free. ' +
-      'Compare the measured latency with the model\'s curve as the rate rises.',
+      `Compare the measured latency with the model's curve as the rate rises. ${ref('nbc')}`,
   },
   {
-    group: 'Seed experiments',
-    title: 'Seed 001: scouting switching, 8×8, V = 6, K = 3, M = 32',
+    group: 'The papers\' experiments',
+    title: 'Safaei et al. 2007 (scouting switching): 8×8, V = 6, K = 3, M = 32',
     scenario: 'k=8&routing=duato&switching=scouting&scout=3&vcs=6&traffic=uniform&rate=0.004&len=32',
     text: 'One of the scouting-switching paper\'s configurations: fully adaptive routing with a ' +
       'probe lead of three hops. Set scout to 0, 1, 3 or 6 to reproduce its comparison ' +
-      'between wormhole switching and increasingly conservative scouting.',
+      `between wormhole switching and increasingly conservative scouting. ${ref('scouting')}`,
   },
   {
-    group: 'Seed experiments',
-    title: 'Seed 002: minimal fully adaptive routing, 8×8, 12 flits',
+    group: 'The papers\' experiments',
+    title: 'Quaglia et al. 2002: minimal fully adaptive routing, 8×8, 12 flits',
     scenario: 'k=8&routing=adaptive&traffic=uniform&rate=0.01&len=12',
     text: 'The set-up of Table 1 of the minimal fully adaptive routing paper: a header takes x ' +
       'if it can, y if x is busy, and waits when both are. The path-hole/data-trail model ' +
-      'predicts the mean latency; vary the rate to trace the table\'s rows.',
+      `predicts the mean latency; vary the rate to trace the table's rows. ${ref('quaglia-adaptive')}`,
   },
   {
-    group: 'Seed experiments',
-    title: 'Seed 003: broadcast fraction, 8×8, V = 4, M = 32, β = 0.04',
+    group: 'The papers\' experiments',
+    title: 'Shahrabi et al. 2002: broadcast fraction, 8×8, V = 4, M = 32, β = 0.04',
     scenario: 'k=8&routing=duato&vcs=4&traffic=uniform&beta=0.04&rate=0.003&len=32',
     text: 'Unicast latency when 4 % of messages are broadcasts, under Duato\'s routing (two ' +
       'deterministic escape channels plus adaptive ones). The model accounts for the channel ' +
-      'load the broadcast trees add.',
+      `load the broadcast trees add. ${ref('broadcast')}`,
   },
   {
-    group: 'Seed experiments',
-    title: 'Seed 004: GOAL against minimal adaptive, tornado',
+    group: 'The papers\' experiments',
+    title: 'Singh et al. 2003 (GOAL): GOAL against minimal adaptive, tornado',
     scenario: 'k=8&routing=minad&traffic=tornado&rate=0.02&len=16',
-    text: 'MIN AD, minimal adaptive routing with *-channels, under tornado traffic: adaptivity ' +
-      'cannot help when every minimal path goes the same way round the ring. Switch routing ' +
-      'to goal, val or dor to compare saturation throughput against the channel-load bounds.',
+    pins: ['routing:goal'],
+    text: 'MIN AD, minimal adaptive routing with *-channels, under tornado traffic, with GOAL ' +
+      'pinned beside it: adaptivity cannot help when every minimal path goes the same way ' +
+      'round the ring. Switch routing to val or dor, or pin them, to compare saturation ' +
+      `throughput against the channel-load bounds. ${ref('goal')}`,
   },
   {
-    group: 'Seed experiments',
-    title: 'Seed 004: CHAOS on bit-complement past saturation',
+    group: 'The papers\' experiments',
+    title: 'Singh et al. 2003 (GOAL): CHAOS on bit-complement past saturation',
     scenario: 'k=8&routing=chaos&traffic=bitcomp&rate=0.6&len=1&buf=8&mq=64&warmup=3000&cycles=10000',
-    text: 'Seed 004 §5.5: CHAOS serves its shared queue and its input channels before a node\'s ' +
-      'own injection, so past saturation on bit complement some sources are starved while the ' +
+    text: 'Singh et al. 2003 §5.5: CHAOS serves its shared queue and its input channels before ' +
+      'a node\'s own injection, so past saturation on bit complement some sources are starved while the ' +
       'average accepted throughput looks healthy. Compare the accepted-against-offered chart ' +
       'with GOAL on the same load (routing=goal&vcs=3). Measured over the whole run at this load ' +
       '(seed 004\'s Figure 13), the worst-served source–destination pair gets almost nothing ' +

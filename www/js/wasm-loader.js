@@ -52,8 +52,12 @@ export class RunnerPool {
     return this.pick().run(scenario);
   }
 
-  model(scenario, rates) {
-    return this.pick().model(scenario, rates);
+  report(scenario) {
+    return this.pick().report(scenario);
+  }
+
+  curve(scenario, rates) {
+    return this.pick().curve(scenario, rates);
   }
 }
 
@@ -105,9 +109,14 @@ export class Runner {
     return this.request({ op: 'run', scenario });
   }
 
-  // `torus model` for the scenario and the model's latency at each of `rates`.
-  model(scenario, rates) {
-    return this.request({ op: 'model', scenario, rates });
+  // What `torus model` reports for the scenario.
+  report(scenario) {
+    return this.request({ op: 'report', scenario });
+  }
+
+  // The applicable model's latency at each of `rates` (null where saturated).
+  curve(scenario, rates) {
+    return this.request({ op: 'curve', scenario, rates });
   }
 }
 

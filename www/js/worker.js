@@ -1,11 +1,12 @@
 // Off the main thread: whole runs (warm-up, measurement, drain: exactly `torus run`) and the
-// models (`torus model` and the model's latency curve), one request at a time; and the page's
-// fast mode, in a worker of its own (see FastMode in wasm-loader.js).
+// models (`torus model`'s report, and the model's latency at given rates), one request at a
+// time; and the page's fast mode, in a worker of its own (see FastMode in wasm-loader.js).
 import init, { run, model, model_curve as modelCurve, Explorer } from '../pkg/torus_explorer.js';
 
 const OPS = {
   run: (m) => run(m.scenario),
-  model: (m) => `{"report":${model(m.scenario)},"curve":${modelCurve(m.scenario, new Float64Array(m.rates))}}`,
+  report: (m) => model(m.scenario),
+  curve: (m) => modelCurve(m.scenario, new Float64Array(m.rates)),
 };
 
 // Fast mode: the page's simulation, handed over as saved state, runs here as fast as it can;
