@@ -28,6 +28,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
 
+/// The paper (Singh et al. 2003), in one line.
+pub const REFERENCE: &str = "A. Singh, W. J. Dally, A. K. Gupta, B. Towles, “GOAL: a load-balanced adaptive routing \
+                             algorithm for torus networks”, ISCA 2003";
+
 /// Radix of the paper's 8-ary 2-cube.
 pub const K: u32 = 8;
 /// Flit buffers per physical channel, whatever the VC count (§5.1: 3 VCs × 8 flits for GOAL).
@@ -388,10 +392,10 @@ fn csv_field(s: &str) -> String {
 
 /// The common header of every markdown report: setup, effort, time, algorithms left out.
 fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
-    let mut md = format!("# {title}\n\n{what}\n\n");
+    let mut md = format!("# {title}\n\n{what}\n\nPaper: {REFERENCE}.\n\n");
     let _ = writeln!(
         md,
-        "Setup (seed 004 §5.1): {K}×{K} torus, 1-flit packets, {FLITS_PER_CHANNEL} flit buffers per physical channel \
+        "Setup (Singh et al. 2003 §5.1): {K}×{K} torus, 1-flit packets, {FLITS_PER_CHANNEL} flit buffers per physical channel \
          for every algorithm (VCs × depth: DOR 2 × 12, MIN AD and GOAL 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS 1 × 8 plus a 64-packet shared queue per node), \
          age-based arbitration. Loads and throughputs are fractions of capacity (8/k flits/node/cycle = 1 at k = 8)."
     );
@@ -407,7 +411,7 @@ fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &
 
 pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
-        "Saturation throughput (seed 004 §5.2, Figure 6)",
+        "Saturation throughput (Singh et al. 2003 §5.2, Figure 6)",
         "Highest offered load each algorithm keeps up with (`experiment::saturation`: bisection on the rate to \
          1 %, criterion `source-shortfall` of docs/statistics.md: a run keeps up unless some source falls more \
          than 5 % (plus two messages) behind its own offered load, the total accepted throughput falls below \
@@ -568,7 +572,7 @@ pub fn permutation_checks(summary: &[PermutationSummary]) -> Vec<(String, String
 pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
     let summary = permutation_summary(rows);
     let mut md = preamble(
-        "Throughput over random permutations (seed 004 §5.3, Figure 10)",
+        "Throughput over random permutations (Singh et al. 2003 §5.3, Figure 10)",
         "Saturation throughput (the search of `experiment::saturation`) on random permutations \
          (`traffic=permutation&seed=i`, the same permutations for every algorithm). The paper used 1,000; \
          `--permutations N` sets the count. Every permutation's value is in permutations.csv. The search \
@@ -712,7 +716,7 @@ pub fn histogram_csv(rows: &[HistogramRow]) -> String {
 
 pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
-        "Latency histograms (seed 004 §5.4, Figures 11–12)",
+        "Latency histograms (Singh et al. 2003 §5.4, Figures 11–12)",
         "Latency (generation to delivery, source queue included) of packets from A(0,0) to B(1,1), C(1,3) and \
          D(4,4) under uniform random background traffic at 0.2 of capacity. The packets measured are the \
          background's own: every source's packets to the same offset (the torus is vertex-transitive), so the \
@@ -862,9 +866,9 @@ pub fn stability_csv(rows: &[StabilityRow]) -> String {
 
 pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
-        "Stability past saturation (seed 004 §5.5, Figure 13)",
+        "Stability past saturation (Singh et al. 2003 §5.5, Figure 13)",
         "Average and minimum accepted throughput against offered load for bit-complement traffic. The minimum \
-         is seed 004's α′: the least accepted throughput of any source–destination pair, scaled by its share \
+         is the paper's α′: the least accepted throughput of any source–destination pair, scaled by its share \
          of its source's traffic. The paper: CHAOS's minimum accepted throughput collapses past saturation, \
          GOAL's stays flat.",
         &format!(

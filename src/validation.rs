@@ -71,8 +71,10 @@ impl RunLength {
 /// A seed paper whose model the report validates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeedPaper {
-    /// `"000"` … `"004"`, as `docs/models/README.md` numbers the papers.
-    pub number: &'static str,
+    /// The paper as readers cite it, for example `"Quaglia et al. 2002"`.
+    pub cite: &'static str,
+    /// Authors, title and venue, in one line.
+    pub reference: &'static str,
     pub title: &'static str,
     /// The model's page in `docs/models/`.
     pub spec: &'static str,
@@ -82,15 +84,19 @@ pub struct SeedPaper {
 
 pub const SEEDS: [SeedPaper; 5] = [
     SeedPaper {
-        number: "000",
-        title: "Duato-Nbc fully adaptive routing (Safaei et al., ICCS 2007)",
+        cite: "Safaei et al. 2007 (Duato-Nbc)",
+        reference: "F. Safaei, A. Khonsari, M. Fathy, M. Ould-Khaoua, “Performance evaluation of fully adaptive \
+                    routing for the torus interconnect networks”, ICCS 2007, LNCS 4490",
+        title: "fully adaptive routing with negative-hop escape channels",
         spec: "nbc.md",
         setup: "8×8 and 16×16, V = 10 (the model's default split V2 = k/2 + 1 escape VCs), M = 32 and 64 \
                 flits, uniform traffic, as in the paper's Fig. 1.",
     },
     SeedPaper {
-        number: "001",
-        title: "Scouting switching with fully adaptive routing (Safaei et al., NPC 2007)",
+        cite: "Safaei et al. 2007 (scouting switching)",
+        reference: "F. Safaei, A. Khonsari, M. Fathy, N. Talebanfard, M. Ould-Khaoua, “Communication–prediction \
+                    of scouting switching in adaptively-routed torus networks”, NPC 2007, LNCS 4672",
+        title: "scouting switching with fully adaptive routing",
         spec: "scouting.md",
         setup: "8×8 with V = 1 and 6, M = 32 and 64, K = 0, 1, 3, 6 (the paper's full set); 16×16 with \
                 K = 0 and 6 only, to keep the report's run time down. The paper runs V = 1, fewer VCs than \
@@ -98,16 +104,20 @@ pub const SEEDS: [SeedPaper; 5] = [
                 unsafe=1 (scouting's backtracking is what the paper relies on).",
     },
     SeedPaper {
-        number: "002",
-        title: "Minimal fully adaptive wormhole routing (Quaglia et al., Parallel Computing 2002)",
+        cite: "Quaglia et al. 2002",
+        reference: "F. Quaglia, B. Ciciani, M. Colajanni, “Performance analysis of adaptive wormhole routing in \
+                    a two-dimensional torus”, Parallel Computing 28 (2002)",
+        title: "minimal fully adaptive wormhole routing",
         spec: "quaglia-adaptive.md",
         setup: "4×4 and 8×8, 12-flit messages, at the rates of the paper's Table 1; the paper's own \
                 simulation column is shown beside ours. The model has no virtual channels; the simulator, \
                 like the paper's, uses 4.",
     },
     SeedPaper {
-        number: "003",
-        title: "Unicast latency under broadcast traffic, Duato's routing (Shahrabi et al., SAC 2002)",
+        cite: "Shahrabi et al. 2002",
+        reference: "A. Shahrabi, M. Ould-Khaoua, L. Mackenzie, “Communication delay in wormhole-routed torus \
+                    networks”, ACM SAC 2002",
+        title: "unicast latency under broadcast traffic, Duato's routing",
         spec: "broadcast.md",
         setup: "The five configurations of the model's reference table (§7 of its page), which between them \
                 cover k = 8, 10, 16, V = 3, 4, 5, M = 16 to 64 and β = 0.02 and 0.04 (all 72 combinations \
@@ -115,8 +125,9 @@ pub const SEEDS: [SeedPaper; 5] = [
                 routing, which the simulator already implements.",
     },
     SeedPaper {
-        number: "004",
-        title: "Channel-load throughput bounds (Singh, Dally et al., GOAL)",
+        cite: "Singh et al. 2003 (GOAL)",
+        reference: crate::seed004::REFERENCE,
+        title: "channel-load throughput bounds",
         spec: "bounds.md",
         setup: "8×8, 1-flit packets, 8-flit buffers, every algorithm (with its minimum VC count) on NN, UR, \
                 BC, TP, TOR, DIA, and WC for the oblivious ones: the measured saturation throughput against \
@@ -506,7 +517,7 @@ pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
         progress(&Progress {
             index: i + 1,
             total,
-            label: format!("seed {} {}", SEEDS[c.seed].number, c.title),
+            label: format!("{} {}", SEEDS[c.seed].cite, c.title),
             runs: Some(runs),
             simulated: supported,
         });
@@ -519,7 +530,7 @@ pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
         progress(&Progress {
             index: configurations.len() + i + 1,
             total,
-            label: format!("seed 004 saturation {} / {}", s.routing, s.traffic),
+            label: format!("{} saturation {} / {}", SEEDS[4].cite, s.routing, s.traffic),
             runs: None,
             simulated: support::check_supported(s).is_ok(),
         });
@@ -586,7 +597,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
         markers.push(MarkerSeries { label: "paper's simulation".into(), markers: paper });
     }
     Plot {
-        title: format!("Seed {}: {}", SEEDS[c.seed].number, c.title),
+        title: format!("{}: {}", SEEDS[c.seed].cite, c.title),
         x_label: "offered load λ (messages/node/cycle)".into(),
         y_label: "mean message latency (cycles)".into(),
         curves: vec![Curve { label: model_label, points: r.model_curve.clone(), dashed: false }],
@@ -610,7 +621,7 @@ pub fn saturation_plot(results: &[SaturationResult]) -> Plot {
         .collect();
     let top = results.iter().filter_map(|r| r.attainable_fraction()).fold(0.0, f64::max).max(0.1) * 1.05;
     Plot {
-        title: "Seed 004: measured saturation against the channel-load bound (8×8, 1 flit)".into(),
+        title: "Singh et al. 2003 (GOAL): measured saturation against the channel-load bound (8×8, 1 flit)".into(),
         x_label: "bound, capped by injection (fraction of capacity)".into(),
         y_label: "measured saturation (fraction of capacity)".into(),
         curves: vec![Curve { label: "measured = bound".into(), points: vec![(0.0, 0.0), (top, top)], dashed: true }],
@@ -669,10 +680,10 @@ fn summary_groups(report: &Report) -> Vec<(String, Vec<&LatencyResult>)> {
         let of_seed = report.latency.iter().filter(|r| r.configuration.seed == index);
         if index == 3 {
             let (baseline, broadcast): (Vec<_>, Vec<_>) = of_seed.partition(|r| r.configuration.scenario.beta == 0.0);
-            groups.push((format!("{}, β > 0", seed.number), broadcast));
-            groups.push((format!("{}, β = 0", seed.number), baseline));
+            groups.push((format!("{}, β > 0", seed.cite), broadcast));
+            groups.push((format!("{}, β = 0", seed.cite), baseline));
         } else {
-            groups.push((seed.number.to_string(), of_seed.collect()));
+            groups.push((seed.cite.to_string(), of_seed.collect()));
         }
     }
     groups
@@ -698,7 +709,7 @@ pub fn markdown(report: &Report, command: &str) -> String {
     let _ = writeln!(
         md,
         "- Latency points: warm-up {} cycles, measurement window {} cycles, then the labelled messages \
-         drain; one run per rate, at {} of the model's saturation rate (seed 002: the paper's rates{}).",
+         drain; one run per rate, at {} of the model's saturation rate (Quaglia et al. 2002: the paper's rates{}).",
         l.warmup,
         l.cycles,
         l.load_fractions.iter().map(|f| format!("{:.0} %", 100.0 * f)).collect::<Vec<_>>().join(", "),
@@ -706,7 +717,7 @@ pub fn markdown(report: &Report, command: &str) -> String {
     );
     let _ = writeln!(
         md,
-        "- Saturation searches (seed 004): warm-up {} cycles, window {} cycles per run, a search on the \
+        "- Saturation searches (Singh et al. 2003): warm-up {} cycles, window {} cycles per run, a search on the \
          rate to 1 % (`experiment::saturation`, by bisection).",
         l.saturation_warmup, l.saturation_cycles
     );
@@ -721,7 +732,7 @@ pub fn markdown(report: &Report, command: &str) -> String {
     let _ = writeln!(
         md,
         "**Error** is (model − simulation) / simulation for latency, and (measured − bound) / bound for \
-         seed 004. A simulated point marked *sat.* could not keep up with its offered load (its latency \
+         the bounds. A simulated point marked *sat.* could not keep up with its offered load (its latency \
          measures the run length); it is left out of the errors and drawn as a hollow triangle on the \
          top edge of its plot. Configurations whose routing or switching the simulator does not \
          implement yet show *simulator support pending* with the model curve alone; rerun \
@@ -734,12 +745,12 @@ pub fn markdown(report: &Report, command: &str) -> String {
          channel-cycles with v VCs allocated; V̄ = Σv²P_v / Σv P_v; the blocking probability, the share of \
          header routing steps (the first, out of the source, included) that waited for a VC; W_c, the mean \
          wait of a blocked header; W_s, the wait in the source queue. The models' W_s splits a source's messages over \
-         several injection queues (V of them in seeds 000 and 001, 2n in seed 003); the simulator has one \
+         several injection queues (V of them in both Safaei et al. 2007 models, 2n in Shahrabi et al. 2002); the simulator has one \
          per node, so its source wait is larger by construction.\n"
     );
 
     md.push_str("## Summary\n\n");
-    md.push_str("| seed | model | configurations | simulated | points compared | sim. saturated | mean abs. error | max abs. error | mean abs. error below 50 % of model saturation |\n");
+    md.push_str("| paper | model | configurations | simulated | points compared | sim. saturated | mean abs. error | max abs. error | mean abs. error below 50 % of model saturation |\n");
     md.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for (label, results) in summary_groups(report) {
         let simulated = results.iter().filter(|r| r.simulator_pending.is_none()).count();
@@ -771,13 +782,15 @@ pub fn markdown(report: &Report, command: &str) -> String {
     let (mean, max) = format_summary(&bound_errors);
     let _ = writeln!(
         md,
-        "| 004 | bounds | {} | {measured} | {} | – | {mean} | {max} | – |\n",
+        "| {} | bounds | {} | {measured} | {} | – | {mean} | {max} | – |\n",
+        SEEDS[4].cite,
         report.saturation.len(),
         bound_errors.len()
     );
 
     for (index, seed) in SEEDS.iter().enumerate().take(4) {
-        let _ = writeln!(md, "## Seed {}: {}\n", seed.number, seed.title);
+        let _ = writeln!(md, "## {}: {}\n", seed.cite, seed.title);
+        let _ = writeln!(md, "{}.\n", seed.reference);
         let _ = writeln!(md, "{}\n", model_page_line(seed));
         let results: Vec<&LatencyResult> = report.latency.iter().filter(|r| r.configuration.seed == index).collect();
         if let Some(Ok((name, description))) = results.first().map(|r| &r.model) {
@@ -846,7 +859,8 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
 
 fn write_saturation_section(md: &mut String, report: &Report) {
     let seed = &SEEDS[4];
-    let _ = writeln!(md, "## Seed {}: {}\n", seed.number, seed.title);
+    let _ = writeln!(md, "## {}: {}\n", seed.cite, seed.title);
+    let _ = writeln!(md, "{}.\n", seed.reference);
     let _ = writeln!(md, "{}\n", model_page_line(seed));
     md.push_str(
         "Both columns are fractions of capacity (8/k flits/node/cycle). The bound is capped at the \
@@ -962,7 +976,7 @@ mod tests {
         let c = latency_configurations()
             .into_iter()
             .find(|c| c.id == "seed003-k8-v4-m32-beta0")
-            .expect("the β = 0 baseline of seed 003");
+            .expect("the β = 0 baseline of Shahrabi et al. 2002");
         let length = RunLength { warmup: 200, cycles: 1_500, load_fractions: vec![0.3], ..RunLength::quick() };
         let result = validate_configuration(&c, &length);
         assert_eq!(result.simulator_pending, None, "duato at β = 0 is simulated");

@@ -22,13 +22,13 @@ const USAGE: &str = "usage:
                                          against network size and load, --svg: its two curves
                                          as DIR/scaling-*.svg; --scenario: that one; --models:
                                          a 100-point curve of each analytical model)
-  torus validate [--quick] [--out DIR]   model against simulation for every seed's set-up;
+  torus validate [--quick] [--out DIR]   model against simulation for every paper's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
   torus experiment <saturation|permutations|histograms|stability|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR]
-                                         seed 004's experiments: DIR/<name>.csv and .md
-                                         (DIR defaults to docs/experiments)
+                                         the experiments of Singh et al. 2003 (GOAL):
+                                         DIR/<name>.csv and .md (DIR defaults to docs/experiments)
   torus help                             this text
 
 --seeds N runs N replications, seeded from the scenario's seed (the first is the scenario's

@@ -232,7 +232,7 @@ pub fn bound(s: &Scenario) -> Bound {
         b.kind = BoundKind::MinimalReference;
         b.note = format!(
             "CHAOS is not minimal, so no bound is proven; this is the MIN bound for reference \
-             (seed 004 finds CHAOS close to MIN AD on adversarial traffic). {}",
+             (Singh et al. 2003 find CHAOS close to MIN AD on adversarial traffic). {}",
             b.note
         );
     }

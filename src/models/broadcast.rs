@@ -108,7 +108,7 @@ pub struct BroadcastModel {
 
 /// How a reason names the model: it describes Duato's routing with β = 0 too, where "the
 /// broadcast model" would leave a reader wondering which broadcasts.
-const MODEL: &str = "seed 003's model of Duato's routing (with or without broadcasts)";
+const MODEL: &str = "Shahrabi et al. 2002's model of Duato's routing (with or without broadcasts)";
 
 /// Why the broadcast model does not describe `s`, or `Ok` when its assumptions hold.
 pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
@@ -465,7 +465,8 @@ impl LatencyModel for BroadcastModel {
     }
 
     fn describe(&self) -> &'static str {
-        "Seed 003 (Shahrabi et al., SAC 2002): mean unicast latency in a 2-D torus with wormhole \
+        "Shahrabi et al. 2002 (“Communication delay in wormhole-routed torus networks”, ACM SAC 2002): \
+         mean unicast latency in a 2-D torus with wormhole \
          switching and Duato's routing when a fraction β of messages are spanning-tree \
          broadcasts; uniform Poisson traffic"
     }

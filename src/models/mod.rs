@@ -92,7 +92,7 @@ pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
         RoutingKind::Adaptive => quaglia_adaptive::assumptions_hold(s).map(|_| boxed(quaglia_adaptive::QuagliaAdaptive)),
         RoutingKind::Duato => broadcast::assumptions_hold(s).map(|_| boxed(broadcast::BroadcastModel::default())),
         other => Err(format!(
-            "no latency model of the seeds describes routing={other}; the channel-load bound still applies"
+            "no latency model of the papers describes routing={other}; the channel-load bound still applies"
         )),
     }
 }

@@ -104,8 +104,9 @@ impl LatencyModel for Nbc {
     }
 
     fn describe(&self) -> &'static str {
-        "Safaei et al. (ICCS 2007): Duato's fully adaptive routing with negative-hop (Nbc) escape \
-         channels in a 2-D torus, uniform traffic, V1 adaptive + V2 escape virtual channels"
+        "Safaei et al. 2007 (Duato-Nbc; “Performance evaluation of fully adaptive routing for the torus \
+         interconnect networks”, ICCS 2007): Duato's fully adaptive routing with negative-hop (Nbc) \
+         escape channels in a 2-D torus, uniform traffic, V1 adaptive + V2 escape virtual channels"
     }
 
     /// Solves the fixed point of §4 at `rate`, from `k`, `len` and `vcs` as a 2-D torus.

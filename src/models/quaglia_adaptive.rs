@@ -75,8 +75,8 @@ impl LatencyModel for QuagliaAdaptive {
     }
 
     fn describe(&self) -> &'static str {
-        "Quaglia et al. (Parallel Computing 2002): minimal fully adaptive wormhole routing in a \
-         2-D torus, uniform traffic, k a multiple of 4, links as multi-class M/G/1 queues, no \
+        "Quaglia et al. 2002 (“Performance analysis of adaptive wormhole routing in a two-dimensional \
+         torus”, Parallel Computing 28): minimal fully adaptive wormhole routing in a 2-D torus, uniform traffic, k a multiple of 4, links as multi-class M/G/1 queues, no \
          virtual channels"
     }
 

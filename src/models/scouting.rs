@@ -456,7 +456,8 @@ impl LatencyModel for ScoutingModel {
     }
 
     fn describe(&self) -> &'static str {
-        "Seed 001 (Safaei et al., NPC 2007): scouting switching with probe lead K in a 2-D torus, \
+        "Safaei et al. 2007 (scouting switching; “Communication–prediction of scouting switching in \
+         adaptively-routed torus networks”, NPC 2007): scouting switching with probe lead K in a 2-D torus, \
          minimal fully adaptive routing, uniform Poisson traffic; a blocked header backs off and \
          retries"
     }

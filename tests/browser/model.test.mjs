@@ -26,7 +26,7 @@ test('model panel, bound, sweep points and live point', async () => {
   await page.evaluate(() => window.torusExplorer.pause());
   await page.waitForFunction(() => !document.getElementById('model').textContent.includes('Evaluating'));
   const panel = await page.locator('#model').textContent();
-  if (cli.model) assert.ok(panel.includes(`Model: ${cli.model}`), panel);
+  if (cli.model) assert.ok(panel.includes(`(${cli.model})`) && panel.includes(cli.description), panel);
   else assert.ok(panel.includes(cli.reason), `panel gives the CLI's reason: ${panel}`);
   assert.ok(panel.includes(`${Number(cli.bound_saturation_fraction_of_capacity).toPrecision(3)} of capacity`), `panel shows the bound: ${panel}`);
 
@@ -34,20 +34,28 @@ test('model panel, bound, sweep points and live point', async () => {
   const stats = await page.evaluate(() => window.torusExplorer.stats());
   assert.ok(stats.messages_measured > 0);
   await page.click('#chart-latency button:has-text("table")');
-  // Columns: rate, model, simulated (sweep), live. The live point comes with the next
-  // statistics update after the steps, the sweep points as the worker finishes them.
+  // Columns: the rate, each model's curve, the sweep, the live point; values with their 95 %
+  // intervals. The live point comes with the next statistics update after the steps, the sweep
+  // points as the worker finishes them.
+  const table = () => page.evaluate(() => {
+    const head = [...document.querySelectorAll('#chart-latency .chart-table thead th')].map((th) => th.textContent);
+    const rows = [...document.querySelectorAll('#chart-latency .chart-table tbody tr')].map((r) => [...r.cells].map((c) => c.textContent));
+    const column = (label) => rows.map((r) => ({ rate: parseFloat(r[0]), value: r[head.indexOf(label)] })).filter((c) => c.value !== '–');
+    return { head, sweep: column('simulated (sweep)'), live: column('live') };
+  });
   await page.waitForFunction(() => {
+    const head = [...document.querySelectorAll('#chart-latency .chart-table thead th')].map((th) => th.textContent);
     const rows = [...document.querySelectorAll('#chart-latency .chart-table tbody tr')];
-    return rows.filter((r) => r.cells[2].textContent !== '–').length >= 6 && rows.some((r) => r.cells[3].textContent !== '–');
+    const filled = (label) => rows.filter((r) => r.cells[head.indexOf(label)].textContent !== '–').length;
+    return filled('simulated (sweep)') >= 6 && filled('live') === 1;
   }, null, { timeout: 60000 });
-  const rows = await page.$$eval('#chart-latency .chart-table tbody tr', (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
-  const live = rows.filter((r) => r[3] !== '–');
+  const { head, sweep, live } = await table();
+  assert.equal(head.filter((h) => h.startsWith('model')).length, cli.model ? 1 : 0, `a model column exactly when a model applies: ${head}`);
   assert.equal(live.length, 1, 'one live point');
-  assert.equal(Number(live[0][0]), 0.01, 'at the scenario rate');
-  const shownLatency = Number(live[0][3]);
+  assert.equal(live[0].rate, 0.01, 'at the scenario rate');
+  const shownLatency = parseFloat(live[0].value);
   const current = await page.evaluate(() => window.torusExplorer.stats().latency_mean);
   assert.ok(Math.abs(shownLatency - current) < 1e-3, `live point ${shownLatency} is the live mean ${current}`);
-  const sweepRates = rows.filter((r) => r[2] !== '–').map((r) => Number(r[0]));
-  assert.ok(Math.max(...sweepRates) <= cli.bound_saturation_rate, 'the sweep stays below the bound');
+  assert.ok(Math.max(...sweep.map((p) => p.rate)) <= cli.bound_saturation_rate, 'the sweep stays below the bound');
   assert.deepEqual(errors, []);
 });

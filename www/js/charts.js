@@ -251,6 +251,8 @@ class Chart {
     const f = this.fontScale;
     const font = `${Math.round(11 * f)}px sans-serif`;
     const ranges = spec.ranges ? spec.ranges(this) : {};
+    // uPlot asks the range of an axis even after a zoom set it: a zoomed axis keeps its zoom.
+    const keep = (range) => (range ? (u, min, max) => (this.zoomed ? [min, max] : range(u, min, max)) : undefined);
     return {
       width: this.width(),
       height: this.heightOf(),
@@ -262,10 +264,10 @@ class Chart {
       },
       select: { show: !!spec.zoom },
       scales: {
-        x: { time: false, range: ranges.x || ((u, min, max) => [0, niceMax(max)]) },
+        x: { time: false, range: keep(ranges.x || ((u, min, max) => [0, niceMax(max)])) },
         y: this.log
-          ? { distr: 3, log: 10, range: ranges.yLog }
-          : { range: ranges.y || ((u, min, max) => [0, niceMax(max)]) },
+          ? { distr: 3, log: 10, range: keep(ranges.yLog) }
+          : { range: keep(ranges.y || ((u, min, max) => [0, niceMax(max)])) },
       },
       axes: [
         { label: spec.xLabel, labelSize: Math.round(16 * f), size: Math.round(34 * f), font, labelFont: font },

@@ -180,13 +180,14 @@ class App {
     });
     this.setPins(pins);
     this.setPresenting(link.present);
-    if (problems.length) this.showError('link', problems.join('; '), 'The page shows the rest of the link without it.');
+    if (problems.length) this.showError('pin', problems.join('; '), 'The page shows the rest of the link without it.');
     return problems.length ? problems.join('; ') : null;
   }
 
   showError(context, message, kept = 'The page kept the scenario it was running.') {
     const box = $('error');
-    box.replaceChildren(el('strong', {}, [context === 'link' ? 'This link could not be loaded. ' : 'Scenario not changed. ']),
+    const lead = { link: 'This link could not be loaded. ', pin: 'Part of this link could not be loaded. ' }[context] || 'Scenario not changed. ';
+    box.replaceChildren(el('strong', {}, [lead]),
       document.createTextNode(`${message}. ${kept}`));
     box.hidden = false;
   }
@@ -1014,11 +1015,12 @@ class App {
   }
 
   // Each pin is labelled with what differs from the current scenario, leaving out the keys that
-  // follow from the others (the VCs a routing algorithm takes by default).
+  // follow from its routing algorithm (its default VCs, buffer and shared queue).
   relabelPins() {
     for (const pin of this.pins) {
       const diff = differences(this.scenario, pin.scenario);
       const shown = diff.filter(([key]) => {
+        if (!['vcs', 'buf', 'mq'].includes(key)) return true;
         const without = pin.scenario.split('&').filter((p) => p.split('=')[0] !== key).join('&');
         try {
           return this.api.canonical(without) !== pin.scenario;
@@ -1026,7 +1028,7 @@ class App {
           return true;
         }
       });
-      pin.label = (shown.length ? shown : diff).map(([k, v]) => `${k}=${v}`).join(', ') || 'this scenario';
+      pin.label = shown.map(([k, v]) => `${k}=${v}`).join(', ') || 'this scenario';
       pin.zeroLoad = this.zeroLoadOf(pin.scenario, pin.models, pin.sweep);
     }
     this.charts.setPins(this.pins);

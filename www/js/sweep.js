@@ -16,6 +16,12 @@ const FILL = [0.55, 0.8, 0.35, 0.94, 0.7, 0.88];
 const FILL_GAP = 0.035;
 // No sweep runs more points than this (a scenario that deadlocks at every rate stops here).
 const MAX_POINTS = 16;
+// A point is past saturation when the network did not carry its offered load (accepted 5 %
+// short of offered, or deadlocked) or its mean latency passed PAST_LATENCY times the zero-load
+// latency. The run's own `saturated` flag also fires when one source of many falls behind,
+// which in a short run near (but below) saturation happens by chance, and would put the knee of
+// the curve too low.
+const PAST_LATENCY = 10;
 
 function withKeys(s, values) {
   return s.split('&').map((p) => {
@@ -78,23 +84,44 @@ export class Sweep {
           continue;
         }
         if (this.cancelled) return;
-        const saturated = r.saturated || r.deadlock || r.messages_measured === 0;
-        if (saturated) this.hi = this.hi == null ? rate : Math.min(this.hi, rate);
-        else this.lo = Math.max(this.lo, rate);
         const point = {
           rate,
           latency: r.messages_measured > 0 ? r.latency_mean : null,
           ci: r.latency_ci95,
           offered: r.offered_flits_per_node_cycle / this.capacity,
           accepted: r.accepted_flits_per_node_cycle / this.capacity,
-          saturated,
+          saturated: false,
           report: r,
         };
         this.points.push(point);
+        this.judge();
         this.onPoint(point);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.runner.size, todo.length) }, lane));
+  }
+
+  // M + the mean route length, from the lowest rate run (where messages hardly meet).
+  zeroLoad() {
+    const low = this.points.filter((p) => p.report && p.report.messages_measured > 0).sort((a, b) => a.rate - b.rate)[0];
+    return low ? this.len + low.report.hops_mean : null;
+  }
+
+  // Marks the points past saturation, and brackets the saturation rate between the highest
+  // rate that kept up (lo) and the lowest that did not (hi).
+  judge() {
+    const zero = this.zeroLoad();
+    const run = this.points.filter((p) => !p.failed);
+    for (const p of run) {
+      const r = p.report;
+      p.saturated = r.deadlock || r.messages_measured === 0
+        || r.accepted_flits_per_node_cycle < 0.95 * r.offered_flits_per_node_cycle
+        || (zero != null && r.latency_mean > PAST_LATENCY * zero);
+    }
+    const past = run.filter((p) => p.saturated).map((p) => p.rate);
+    this.hi = past.length ? Math.min(...past) : null;
+    const kept = run.filter((p) => !p.saturated && (this.hi == null || p.rate < this.hi)).map((p) => p.rate);
+    this.lo = kept.length ? Math.max(...kept) : 0;
   }
 
   // The whole sweep; resolves when it is done or cancelled.
