@@ -1,6 +1,9 @@
-// Page speed in headless Chromium with the frame-rate limit off, beside native `torus bench`:
-// frames per second animating 8×8 at a moderate load, simulated cycles per second in fast
-// mode, and the longest main-thread task seen. Usage: make bench-page
+// Page speed in headless Chromium. First the first minute as a reader sees it (the frame-rate
+// limit on): opening the default link, when the background sweep draws its first point and
+// completes, and when the first measured live point appears. Then, with the frame-rate limit
+// off, beside native `torus bench`: frames per second animating 8×8 at a moderate load,
+// simulated cycles per second in fast mode, and the longest main-thread task seen.
+// Usage: make bench-page
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +17,30 @@ const SHORT = '&warmup=500&cycles=2000';
 const SECONDS = 5;
 
 const server = await startServer();
+const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+const f = (x) => x.toFixed(1);
+
+// The first minute: the default link (an empty hash), LOADS times, each in a fresh page.
+// Times are from navigation start (performance.now() in the page).
+const LOADS = 3;
+const firstMinute = [];
+{
+  const reader = await launch();
+  for (let i = 0; i < LOADS; i++) {
+    const p = await reader.context.newPage();
+    await p.setViewportSize({ width: 1280, height: 800 });
+    await p.goto(server.url);
+    await p.waitForFunction(() => {
+      const s = window.torusExplorer && window.torusExplorer.sweepStatus();
+      return s && s.done != null && s.liveSince != null;
+    }, null, { timeout: 120000, polling: 100 });
+    const s = await p.evaluate(() => ({ ...window.torusExplorer.sweepStatus(), workers: window.torusExplorer.workers() }));
+    firstMinute.push({ ...s, load: loadavg()[0] });
+    await p.close();
+  }
+  await reader.close();
+}
+
 const browser = await launch(['--disable-frame-rate-limit', '--disable-gpu-vsync']);
 const { page } = await openPage(browser.context, `${server.url}#${SCENARIO}${SHORT}`);
 await page.evaluate(() => window.torusExplorer.pause());
@@ -84,7 +111,6 @@ for (let i = 0; i < ROUNDS; i++) {
 await browser.close();
 server.stop();
 
-const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 const fastCps = median(rounds.map((r) => r.fast.cyclesPerSecond));
 const alone = median(rounds.map((r) => r.alone));
 const native = median(rounds.map((r) => r.native));
@@ -92,7 +118,11 @@ const fastFps = median(rounds.map((r) => r.fast.fps));
 const longTasks = rounds.reduce((n, r) => n + r.fast.longTasks, 0);
 const longest = Math.max(...rounds.map((r) => r.fast.longestTaskMs));
 
-const f = (x) => x.toFixed(1);
+console.log(`first minute, the default link (${firstMinute[0].scenario}), ${LOADS} loads at 1280×800, ${firstMinute[0].workers} sweep worker(s):`);
+for (const [i, s] of firstMinute.entries()) {
+  console.log(`  load ${i + 1}: page started the scenario at ${f(s.started / 1000)} s; first sweep point ${f((s.first - s.started) / 1000)} s after, sweep of ${s.points} points complete ${f((s.done - s.started) / 1000)} s after; first measured live point at ${f(s.liveSince / 1000)} s after navigation (1-min load average ${s.load.toFixed(1)})`);
+}
+console.log(`  medians: first sweep point ${f(median(firstMinute.map((s) => s.first - s.started)) / 1000)} s, sweep complete ${f(median(firstMinute.map((s) => s.done - s.started)) / 1000)} s, live point ${f(median(firstMinute.map((s) => s.liveSince)) / 1000)} s`);
 console.log(`scenario: ${SCENARIO}`);
 console.log(`animating (${f(animated.cyclesPerSecond)} cycles/s): ${f(animated.fps)} frames/s, ${animated.longTasks} main-thread tasks over 50 ms (longest ${f(animated.longestTaskMs)} ms)`);
 for (const [i, r] of rounds.entries()) {

@@ -1,4 +1,4 @@
-// Takes the README's screenshots of the served page at 1280×720 into docs/screenshots/.
+// Takes the README's screenshots of the served page at 1280×800 into docs/screenshots/.
 // Usage: node scripts/screenshots.mjs  (after make wasm)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,8 +9,9 @@ mkdirSync(outDir, { recursive: true });
 const server = await startServer();
 const browser = await launch();
 
-async function shot(name, hash, prepare) {
+async function shot(name, hash, prepare, { width = 1280, height = 800 } = {}) {
   const { page } = await openPage(browser.context, `${server.url}#${hash}`);
+  await page.setViewportSize({ width, height });
   await page.evaluate(() => window.torusExplorer.pause());
   await prepare(page);
   await page.waitForTimeout(400);
@@ -23,9 +24,18 @@ const warm = (cycles) => async (page) => {
   await page.evaluate((n) => window.torusExplorer.step(n), cycles);
 };
 
-await shot('explorer-8x8-uniform', 'k=8&routing=dor&traffic=uniform&rate=0.025&len=16&seed=7&warmup=1000&cycles=20000', async (page) => {
-  await warm(6000)(page);
-  await page.waitForTimeout(8000);
+// Until the background work is over: the sweep, the whole run, the pinned scenarios' sweeps.
+async function settled(page) {
+  await page.waitForFunction(() => {
+    const t = window.torusExplorer;
+    return t.sweepStatus().done != null && t.results().run != null && t.pins().every((p) => p.done);
+  }, null, { timeout: 300000, polling: 250 });
+}
+
+// The page as a link without a scenario opens it.
+await shot('explorer-8x8-uniform', '', async (page) => {
+  await warm(3000)(page);
+  await settled(page);
 });
 await shot('router-panel', 'k=8&routing=dor&traffic=tornado&rate=0.03&len=16&seed=7', async (page) => {
   await warm(1500)(page);
@@ -58,16 +68,38 @@ async function preset(page, title) {
 await shot('preset-tornado', '', async (page) => {
   await preset(page, 'Tornado traffic defeats minimal routing');
   await warm(12000)(page);
-  await page.waitForTimeout(6000);
+  await settled(page);
+});
+await shot('preset-dor-goal-pinned', '', async (page) => {
+  await preset(page, 'Tornado: DOR against GOAL');
+  await warm(4000)(page);
+  await settled(page);
+});
+// Past saturation: the live point and the saturated sweep points sit on the top edge; the
+// tooltip gives the live point's value.
+await shot('saturated', 'k=8&routing=adaptive&traffic=uniform&rate=0.045&len=16&warmup=1000', async (page) => {
+  await warm(5000)(page);
+  await settled(page);
+  await page.waitForTimeout(400);
+  const at = await page.evaluate(() => {
+    const over = document.querySelector('#chart-latency .u-over').getBoundingClientRect();
+    const [x0, x1] = window.torusExplorer.charts()[0].x;
+    return { x: over.left + ((0.045 - x0) / (x1 - x0)) * over.width, y: over.top + 2 };
+  });
+  await page.mouse.move(at.x, at.y);
+});
+await shot('presentation', 'view=present', async (page) => {
+  await warm(3000)(page);
+  await settled(page);
 });
 await shot('preset-deadlock', '', async (page) => {
   await preset(page, 'A deadlock forms without escape channels');
   await page.waitForFunction(() => { window.torusExplorer.step(100); return window.torusExplorer.stats().deadlock; }, null, { polling: 50, timeout: 60000 });
 });
 await shot('preset-seed002-model', '', async (page) => {
-  await preset(page, 'Seed 002: minimal fully adaptive routing, 8×8, 12 flits');
+  await preset(page, 'Quaglia et al. 2002: minimal fully adaptive routing, 8×8, 12 flits');
   await warm(12000)(page);
-  await page.waitForTimeout(15000);
+  await settled(page);
 });
 // The torus view column alone (canvas, legend and panels below it), for the overlays.
 async function viewShot(name, hash, prepare) {
