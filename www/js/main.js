@@ -1046,7 +1046,7 @@ class App {
       return el('li', { 'data-scenario': pin.scenario }, [swatch, `${pin.label}${state}`, remove]);
     });
     $('pins').replaceChildren(...items);
-    this.pinButton.disabled = false;
+    this.pinButton.disabled = this.pins.length >= MAX_PINS;
   }
 
   // The pinned scenarios' models and sweeps that are missing, one pin after another, once the
