@@ -114,8 +114,8 @@ test('the legend names the VC classes the simulator gives the routing algorithm'
 });
 
 test('scouting backtracks are marked on the torus and counted', async () => {
-  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=duato&switching=scouting&scout=3&rate=0.03&len=16&seed=5`);
-  await page.evaluate(() => window.torusExplorer.pause());
+  // No autoplay: the warm-up, played through in seconds, would leave marks of its own.
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=duato&switching=scouting&scout=3&rate=0.03&len=16&seed=5`, { reducedMotion: 'reduce' });
   await drawn(page);
   let marks = [];
   // One cycle at a time so that the frame after a backtrack still shows it.
