@@ -188,7 +188,7 @@ test('pinned curves survive a reload from the link', async () => {
   assert.match(pins[0].scenario, /routing=dor&.*vcs=2/);
   await page.waitForFunction(() => window.torusExplorer.pins()[0].done, null, { timeout: 120000 });
   const chart = await latencyChart(page);
-  assert.ok(chart.points['routing=dor: simulated'] >= 3, `the pin's sweep is drawn again: ${JSON.stringify(chart.points)}`);
+  assert.ok(chart.points['routing=dor (simulated)'] >= 3, `the pin's sweep is drawn again: ${JSON.stringify(chart.points)}`);
   assert.equal(await page.locator('#pins li').count(), 1);
   // Unpinning takes it out of the link.
   await page.click('#pins li button');

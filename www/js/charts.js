@@ -165,10 +165,11 @@ function verticalLine(u, xValue, colour, label, offRange = null) {
     ctx.lineTo(x, top + height);
     ctx.stroke();
     ctx.setLineDash([]);
-    // Label on whichever side of the line has room.
+    // Label low, on whichever side of the line has room (the top edge carries the markers of
+    // points above the axis).
     const onRight = x - left < width / 2;
     ctx.textAlign = onRight ? 'left' : 'right';
-    ctx.fillText(label, x + (onRight ? 4 : -4) * r, top + 12 * r * (u.fontScale || 1));
+    ctx.fillText(label, x + (onRight ? 4 : -4) * r, top + height - 8 * r * (u.fontScale || 1));
   }
   ctx.restore();
 }
@@ -572,8 +573,8 @@ export class Charts {
       { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE }, edgeMarkers: true },
     );
     for (const pin of this.pins) {
-      for (const m of pin.models) series.push({ label: `${pin.label}: ${m.label}`, stroke: pin.colour, width: 2, dash: [7, 4], spanGaps: true });
-      series.push({ label: `${pin.label}: simulated`, stroke: pin.colour, width: 0, points: { show: true, size: 7, width: 2, stroke: pin.colour, fill: '#ffffff' }, edgeMarkers: true, hollow: true });
+      for (const m of pin.models) series.push({ label: `${pin.label} (${m.label})`, stroke: pin.colour, width: 2, dash: [7, 4], spanGaps: true });
+      series.push({ label: `${pin.label} (simulated)`, stroke: pin.colour, width: 0, points: { show: true, size: 7, width: 2, stroke: pin.colour, fill: '#ffffff' }, edgeMarkers: true, hollow: true });
     }
     return series;
   }

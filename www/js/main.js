@@ -809,7 +809,8 @@ class App {
     });
     if (latency != null && this.liveSince == null) this.liveSince = performance.now();
     const warmup = this.warmup;
-    const flits = (x) => `${x.toFixed(3)} flits/node/cycle`;
+    // Units may break after their slashes on a narrow column.
+    const flits = (x) => `${x.toFixed(3)} flits/\u200bnode/\u200bcycle`;
     const model = this.models[0];
     // [name, value, minor]: presentation mode leaves the minor ones out.
     const rows = [
@@ -824,7 +825,7 @@ class App {
       ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)}`, true],
       ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2), true],
       ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`, true],
-      ['rate λ', `${rate} messages/node/cycle`, true],
+      ['rate λ', `${rate} messages/\u200bnode/\u200bcycle`, true],
     ];
     if (this.scouting) rows.push(['backtracks', this.backtracks().toLocaleString('en')]);
     if (get(this.scenario, 'routing') === 'chaos') rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
@@ -930,7 +931,7 @@ class App {
       }
       models.push({
         name: report.model,
-        label: `model (${PAPERS[report.model] ? PAPERS[report.model].cite : report.model})`,
+        label: `model: ${PAPERS[report.model] ? PAPERS[report.model].cite : report.model}`,
         saturation: sat,
         points: rates.map((rate, i) => ({ rate, latency: curve[i] })).filter((p) => p.latency != null),
       });

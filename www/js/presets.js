@@ -78,7 +78,7 @@ export const PRESETS = [
   {
     group: 'Classroom',
     title: 'Tornado: DOR against GOAL',
-    scenario: 'k=8&routing=dor&traffic=tornado&rate=0.02&len=16&warmup=2000',
+    scenario: 'k=8&routing=dor&traffic=tornado&rate=0.008&len=16&warmup=2000',
     pins: ['routing:goal,vcs:3'],
     text: 'The classroom comparison of Singh et al. 2003 (GOAL): the latency chart keeps GOAL\'s ' +
       'sweep pinned beside dimension-order routing under the same tornado traffic. DOR ' +
@@ -134,7 +134,7 @@ export const PRESETS = [
   {
     group: 'The papers\' experiments',
     title: 'Safaei et al. 2007 (scouting switching): 8×8, V = 6, K = 3, M = 32',
-    scenario: 'k=8&routing=duato&switching=scouting&scout=3&vcs=6&traffic=uniform&rate=0.004&len=32',
+    scenario: 'k=8&routing=adaptive&switching=scouting&scout=3&vcs=6&traffic=uniform&rate=0.004&len=32',
     text: 'One of the scouting-switching paper\'s configurations: fully adaptive routing with a ' +
       'probe lead of three hops. Set scout to 0, 1, 3 or 6 to reproduce its comparison ' +
       `between wormhole switching and increasingly conservative scouting. ${ref('scouting')}`,
