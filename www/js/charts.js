@@ -711,7 +711,8 @@ export class Charts {
   // Presentation mode: the latency chart taller and in larger type.
   setPresenting(on) {
     this.presenting = on;
-    this.latency.setFontScale(on ? 1.6 : 1);
+    // Larger on a taller screen (a projector's), as the live numbers are.
+    this.latency.setFontScale(on ? Math.max(1.6, Math.round((window.innerHeight / 650) * 10) / 10) : 1);
     this.latency.fit();
   }
 
