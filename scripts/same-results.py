@@ -50,11 +50,11 @@ SCENARIOS = [
     "k=8&routing=dor&traffic=uniform&len=4&rate=0.03&vcs=2&buf=1&warmup=500&cycles=3000",
     "k=8&routing=minad&traffic=uniform&len=32&rate=0.005&vcs=8&buf=32&warmup=500&cycles=3000",
     "k=8&routing=duato&traffic=uniform&len=2&rate=0.2&vcs=16&buf=3&warmup=500&cycles=2000",
-    # Scouting switching (seed 001), with and without a probe lead.
+    # Scouting switching (Safaei et al. 2007), with and without a probe lead.
     "k=8&routing=duato&switching=scouting&scout=0&traffic=uniform&len=32&rate=0.004&vcs=6&warmup=500&cycles=3000",
     "k=8&routing=duato&switching=scouting&scout=3&traffic=uniform&len=32&rate=0.006&vcs=1&unsafe=1&warmup=500&cycles=3000",
     "k=8&routing=duato&switching=scouting&scout=6&traffic=uniform&len=16&rate=0.01&vcs=6&warmup=500&cycles=3000",
-    # Broadcasts (seed 003).
+    # Broadcasts (Shahrabi et al. 2002).
     "k=8&routing=duato&traffic=uniform&len=16&rate=0.004&vcs=4&beta=0.02&warmup=500&cycles=3000",
     "k=6&routing=duato&traffic=uniform&len=8&rate=0.01&vcs=3&beta=0.1&warmup=500&cycles=3000",
     # Other shapes: rings, 3-D, larger and odd k.

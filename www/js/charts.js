@@ -10,7 +10,7 @@ const BLUE = '#0072B2';
 const ORANGE = '#D55E00';
 const GREEN = '#009E73';
 const GREY = '#888888';
-// Okabe–Ito colours: the models' curves (a seed paper's model first, a second model after it),
+// Okabe–Ito colours: the models' curves (a paper's model first, a second model after it),
 // then the pinned scenarios, none of them the current scenario's blue and vermilion.
 const MODEL_COLOURS = [INK, '#CC79A7'];
 export const PIN_COLOURS = ['#56B4E9', '#E69F00', '#8C7A00', '#777777'];

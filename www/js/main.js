@@ -914,7 +914,7 @@ class App {
 
   // The models that predict the scenario's latency, each with its curve up to its saturation
   // rate (points closer together towards it): [{name, label, points, saturation}]. Today the
-  // seed paper's model, where one applies.
+  // paper's model, where one applies.
   async modelCurves(scenario, report) {
     const models = [];
     if (report.model && report.saturation_rate > 0) {

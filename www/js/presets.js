@@ -173,7 +173,7 @@ export const PRESETS = [
       'a node\'s own injection, so past saturation on bit complement some sources are starved while the ' +
       'average accepted throughput looks healthy. Compare the accepted-against-offered chart ' +
       'with GOAL on the same load (routing=goal&vcs=3). Measured over the whole run at this load ' +
-      '(seed 004\'s Figure 13), the worst-served source–destination pair gets almost nothing ' +
+      '(Figure 13 of the paper), the worst-served source–destination pair gets almost nothing ' +
       'under CHAOS and nearly the average under GOAL.',
   },
 ];
