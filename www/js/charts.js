@@ -708,6 +708,12 @@ export class Charts {
     this.histogram.set([h.counts.map((_, i) => h.start + i * h.width), h.counts]);
   }
 
+  // A preset starts from the latency chart's plain view: linear axis, not zoomed.
+  resetView() {
+    if (this.latency.log) this.latency.setLog(false);
+    if (this.latency.zoomed) this.latency.resetZoom();
+  }
+
   // Presentation mode: the latency chart taller and in larger type.
   setPresenting(on) {
     this.presenting = on;

@@ -6,7 +6,7 @@
 import { loadWasm, RunnerPool, FastMode } from './wasm-loader.js';
 import { TorusView, FREE, neighbour, strokeClassPattern, MESSAGE_COLOURS } from './render.js';
 import { Charts, PIN_COLOURS } from './charts.js';
-import { PRESETS, DEFAULT_SCENARIO, PAPERS } from './presets.js';
+import { PRESETS, DEFAULT_SCENARIO, PAPERS, DEFAULT_SPEED, DEFAULT_VIEW, claimWords } from './presets.js';
 import { Sweep } from './sweep.js';
 import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
 import { el, download } from './dom.js';
@@ -44,6 +44,9 @@ function withKey(s, key, value) {
 // Speed slider 0..100: log scale from 1 to 10 000 cycles per second; 100 is as fast as possible.
 function speedOf(slider) {
   return slider >= 100 ? Infinity : Math.round(10 ** (slider / 25));
+}
+function sliderOf(speed) {
+  return speed === Infinity ? 100 : Math.min(99, Math.max(0, Math.round(25 * Math.log10(speed))));
 }
 
 class App {
@@ -138,6 +141,7 @@ class App {
     this.dirty = true;
     this.relabelPins();
     this.renderModel();
+    this.showPresetState();
     this.background();
     return null;
   }
@@ -268,7 +272,6 @@ class App {
     $('scenario-form').addEventListener('change', (e) => {
       const key = e.target.name;
       if (e.target === this.rateSlider) this.inputs.rate.value = this.rateSlider.value;
-      this.clearPreset();
       this.apply(this.formString(key));
     });
     $('scenario-form').addEventListener('submit', (e) => e.preventDefault());
@@ -280,6 +283,7 @@ class App {
     $('speed').addEventListener('input', () => this.setSpeed());
     $('show-heat').addEventListener('change', () => { this.dirty = true; });
     $('show-lanes').addEventListener('change', () => { this.dirty = true; });
+    $('show-coordinates').addEventListener('change', () => { this.dirty = true; });
     $('copy-link').addEventListener('click', () => this.copyLink());
     $('export-json').addEventListener('click', () => this.exportJson());
     $('export-csv').addEventListener('click', () => this.exportCsv());
@@ -289,6 +293,8 @@ class App {
     $('router-close').addEventListener('click', () => this.selectNode(-1));
     $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
+    $('preset-back').addEventListener('click', () => this.loadPreset(this.preset.index));
+    $('preset-close').addEventListener('click', () => this.clearPreset());
     $('present').addEventListener('click', () => this.setPresenting(!this.presenting));
     $('present-exit').addEventListener('click', () => this.setPresenting(false));
     window.addEventListener('hashchange', () => this.openLink(location.hash.slice(1)));
@@ -358,7 +364,6 @@ class App {
 
   newSeed() {
     const seed = crypto.getRandomValues(new BigUint64Array(1))[0].toString();
-    this.clearPreset();
     this.apply(withKey(this.scenario, 'seed', seed));
   }
 
@@ -385,26 +390,63 @@ class App {
     }
   }
 
+  // A preset sets every setting it depends on (its scenario, pins, speed and view options,
+  // the page's defaults where it says nothing) and starts from a clean view: nothing of the
+  // previous preset or of the reader's changes carries over. Its paragraph stays while the
+  // reader changes controls, marked as changed, with a way back.
   loadPreset(index) {
     const p = PRESETS[Number(index)];
     if (!p) return this.clearPreset();
+    this.preset = null;
+    this.follow(FREE);
+    this.selectNode(-1);
+    const view = { ...DEFAULT_VIEW, ...(p.view || {}) };
+    $('show-heat').checked = view.heat;
+    $('show-lanes').checked = view.lanes;
+    $('show-coordinates').checked = view.coordinates;
+    $('speed').value = String(sliderOf(p.speed ?? DEFAULT_SPEED));
+    this.setSpeed();
+    this.charts.resetView();
     const error = this.apply(p.scenario, { context: 'preset' });
     // A preset brings its own pinned scenarios (a comparison), or none.
     if (!error) this.setPins((p.pins || []).map((value) => this.makePin(pinScenario(this.scenario, value))));
+    $('preset').value = String(index);
     $('preset-title').textContent = p.title;
     $('preset-text').textContent = p.text;
     $('preset-info').hidden = false;
-    if (p.speed !== undefined) {
-      $('speed').value = String(p.speed);
-      this.setSpeed();
-    }
+    this.preset = error ? null : { index: Number(index), claims: p.claims, scenario: this.scenario, pins: this.pinsValue() };
+    this.showPresetState();
     if (!error && !reducedMotion) this.play();
     return error;
   }
 
   clearPreset() {
+    this.preset = null;
     $('preset').value = '';
     $('preset-info').hidden = true;
+  }
+
+  pinsValue() {
+    return this.pins.map((p) => p.scenario).join('|');
+  }
+
+  // Whether the reader has changed the preset's scenario or pins, and what the preset claims
+  // about its operating point beside what the sweep measured.
+  showPresetState() {
+    const preset = this.preset;
+    if (!preset) return;
+    const changed = differences(preset.scenario, this.scenario).map(([key, value]) => `${key}=${value}`);
+    if (this.pinsValue() !== preset.pins) changed.push('pinned curves');
+    $('preset-changed').hidden = changed.length === 0;
+    $('preset-changed-keys').textContent = changed.join(', ');
+    $('preset-info').classList.toggle('changed', changed.length > 0);
+    const words = claimWords(preset.claims);
+    const sat = this.sweep && this.sweep.done && this.sweep.scenario === preset.scenario && changed.length === 0 ? this.sweep.saturation() : null;
+    if (sat && preset.claims.point !== 'deadlock') {
+      const rate = Number(get(preset.scenario, 'rate'));
+      words.push(`here ${Math.round((rate / sat) * 100)} % of the saturation rate the sweep found`);
+    }
+    $('preset-claims').textContent = `What to expect: ${words.join('; ')}.`;
   }
 
   // ---- simulation and drawing --------------------------------------------------------
@@ -601,6 +643,7 @@ class App {
       buf: this.buf,
       showHeat: $('show-heat').checked,
       showLanes: $('show-lanes').checked,
+      coordinates: $('show-coordinates').checked,
       selected: this.selected,
     });
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
@@ -906,6 +949,7 @@ class App {
     await sweep.run();
     if (!current()) return;
     this.sweepTimes.done = performance.now();
+    this.showPresetState();
     await this.fullRun().catch(() => {});
     if (!current()) return;
     this.mainDone = true;
@@ -1012,6 +1056,7 @@ class App {
     this.pins = pins;
     this.relabelPins();
     this.writeHash();
+    this.showPresetState();
     if (this.mainDone) this.runPins();
   }
 

@@ -1,8 +1,10 @@
 // The page's default scenario (an empty link), the papers the models and presets come from, and
-// the presets: a scenario string and the paragraph shown with it, optionally the speed-slider
-// position to watch it at and scenarios to pin beside it (pin values as in a link: the keys
-// where the pinned scenario differs). Keys left out take their defaults (the parser fills them
-// in and the hash shows the canonical string).
+// the presets: a scenario string and the paragraph shown with it, the claims the paragraph
+// makes (checked against the CLI by tests/node/preset-claims.test.mjs), and optionally the
+// speed to watch it at, the view settings it needs and scenarios to pin beside it (pin values as
+// in a link: the keys where the pinned scenario differs). Keys left out take their defaults
+// (the parser fills them in and the hash shows the canonical string); settings left out take
+// the page's defaults, so that nothing of one preset leaks into the next.
 
 // An 8×8 torus at a moderate load under an algorithm with a latency prediction, so that a
 // link without a scenario opens on the model's curve, the sweep and the live point; the
@@ -36,40 +38,89 @@ export const PAPERS = {
 
 const ref = (name) => `Reference: ${PAPERS[name].reference}.`;
 
+// What a preset's paragraph says about its scenario, as claims a test can check against the
+// CLI (tests/node/preset-claims.test.mjs) and the page can state beside the paragraph:
+//
+//   point   where the rate lies against the simulated saturation rate (`torus saturation`):
+//           { below: [lo, hi] }   between lo and hi times it (a "moderate load" is [0.3, 0.6]),
+//                                 and a run keeps up;
+//           { past: f }           at least f times it, and a run saturates;
+//           'deadlock'            a run deadlocks.
+//   model   the latency model `torus model` applies (the paper the paragraph names).
+//   bound   the channel-load bound, as a fraction of capacity.
+//   shows   fields of a run that must be positive (what the paragraph tells the reader to watch).
+//   starved the worst-served source–destination pair gets at most this fraction of the mean
+//           accepted throughput (`accepted_min_pair`).
+//   pin     for the preset's first pinned scenario: { higher: f } its simulated saturation rate
+//           is at least f times this one's; { fair: f } its worst pair gets at least f of its mean.
+//   than    { scenario: pin value, higher: f }: this scenario's simulated saturation rate is at
+//           least f times that of the scenario with those keys changed.
+export const MODERATE = [0.3, 0.6];
+
+// Page defaults a preset resets when it says nothing: the speed (cycles per second, the
+// slider's starting point) and the view options.
+export const DEFAULT_SPEED = 63;
+export const DEFAULT_VIEW = { heat: true, lanes: true, coordinates: false };
+
+// The claims in words, for the box under the paragraph.
+export function claimWords(claims) {
+  const pct = (x) => `${Math.round(x * 100)} %`;
+  const words = [];
+  const p = claims.point;
+  if (p === 'deadlock') words.push('this scenario deadlocks');
+  else if (p && p.past) words.push(`past saturation: the rate is at least ${p.past}× the simulated saturation rate`);
+  else if (p && p.below) {
+    const [lo, hi] = p.below;
+    const moderate = lo === MODERATE[0] && hi === MODERATE[1];
+    words.push(lo === 0 ? `below saturation: at most ${pct(hi)} of the simulated saturation rate`
+      : `${moderate ? 'a moderate load' : 'below saturation'}: ${Math.round(lo * 100)}–${pct(hi)} of the simulated saturation rate`);
+  }
+  if (claims.model) words.push(`the ${PAPERS[claims.model] ? PAPERS[claims.model].cite : claims.model} model applies`);
+  if (claims.bound) words.push(`channel-load bound ${claims.bound.toFixed(3)} of capacity`);
+  return words;
+}
+
 export const PRESETS = [
   {
     group: 'Classroom',
     title: 'One message on an idle network',
     scenario: 'k=8&routing=dor&traffic=uniform&rate=0.0003&len=16&warmup=0',
+    speed: 14,
+    claims: { point: { below: [0, 0.05] } },
     text: 'Messages are so rare that each travels alone. Watch one worm: its header (the dot) ' +
       'turns at most once, from the x ring to the y ring, because dimension-order routing ' +
-      'finishes x first; the body follows the header through the same channels, one flit per ' +
-      'cycle. With nothing in the way a message of M flits over H hops takes exactly M + H ' +
-      'cycles, which is what the latency chart shows at the far left.',
+      'finishes x first; its body follows the header through the same channels, one flit (a ' +
+      'tick on the body) per cycle. With nothing in the way a message of M flits over H hops ' +
+      'takes exactly M + H cycles, which is what the latency chart shows at the far left.',
   },
   {
     group: 'Classroom',
     title: 'Blocking and virtual channels',
-    scenario: 'k=8&routing=dor&traffic=uniform&rate=0.03&len=16&buf=4',
+    scenario: 'k=8&routing=dor&traffic=uniform&rate=0.009&len=16&buf=4',
+    claims: { point: { below: MODERATE } },
     text: 'At a moderate load worms meet. A header that finds every virtual channel of its next ' +
       'channel taken stops (black bar) and its whole worm stands still, holding the channels ' +
       'behind it. Each channel has several virtual-channel lanes, so a second worm can pass a ' +
       'blocked one on the same wire. Switch the VC lanes view off and on, click a node to see ' +
-      'its router, and raise vcs to see blocking fall.',
+      'its router, and raise the virtual channels per link to see blocking fall.',
   },
   {
     group: 'Classroom',
     title: 'Tornado traffic defeats minimal routing',
-    scenario: 'k=8&routing=dor&traffic=tornado&rate=0.02&len=16',
+    scenario: 'k=8&routing=dor&traffic=tornado&rate=0.0065&len=16',
+    claims: { point: { below: MODERATE }, bound: 1 / 3 },
     text: 'Every node sends to the node k/2 − 1 places further along x. Minimal routing sends ' +
       'all of it the same way round the ring, so the + direction channels carry everything ' +
-      'and the − direction channels sit idle (see the heat overlay). Throughput saturates at ' +
-      'a third of capacity, well below what the network could carry if both directions were used.',
+      'and the − direction channels sit idle (see the utilisation heat). No routing that ' +
+      'uses only the + channels can carry more than a third of capacity (the channel-load ' +
+      'bound); dimension-order routing saturates below even that. Raise the rate past the ' +
+      'bend of the accepted-against-offered chart to see throughput stop growing.',
   },
   {
     group: 'Classroom',
     title: 'GOAL balances the load',
-    scenario: 'k=8&routing=goal&traffic=tornado&rate=0.02&len=16',
+    scenario: 'k=8&routing=goal&traffic=tornado&rate=0.0065&len=16',
+    claims: { point: { below: [0.2, 0.6] }, than: { scenario: 'routing:dor,vcs:2', higher: 1.4 } },
     text: 'The same tornado traffic under GOAL (Singh et al. 2003), which chooses the direction ' +
       'round each ring at random, weighted by distance, and routes adaptively within that ' +
       'quadrant. Some messages take the long way, but both directions of every ring now carry ' +
@@ -80,69 +131,83 @@ export const PRESETS = [
     title: 'Tornado: DOR against GOAL',
     scenario: 'k=8&routing=dor&traffic=tornado&rate=0.008&len=16&warmup=2000',
     pins: ['routing:goal,vcs:3'],
+    claims: { point: { below: [0.3, 0.8] }, pin: { higher: 1.4 } },
     text: 'The classroom comparison of Singh et al. 2003 (GOAL): the latency chart keeps GOAL\'s ' +
       'sweep pinned beside dimension-order routing under the same tornado traffic. DOR ' +
-      'saturates where its + channels fill (the heat overlay), GOAL goes on past it by sending ' +
-      'some messages the long way round. Pin more curves (val, minad) with the Pin curve button.',
+      'saturates where its + channels fill (the utilisation heat), GOAL goes on past it by sending ' +
+      'some messages the long way round. Pin more curves (VAL, MIN AD) with the Pin curve button.',
   },
   {
     group: 'Classroom',
     title: 'A deadlock forms without escape channels',
     scenario: 'k=8&routing=dor&vcs=1&unsafe=1&traffic=uniform&rate=0.04&len=16&warmup=500',
-    speed: 62,
+    speed: 300,
+    claims: { point: 'deadlock' },
     text: 'Dimension-order routing on a torus needs two virtual channels (a dateline) to break ' +
-      'the cycle of channel dependencies round each ring. With one (unsafe=1 allows it) worms ' +
-      'soon wait on each other in a circle: every header in the cycle is blocked, nothing ' +
-      'moves, and the simulator detects the deadlock and reports it.',
+      'the cycle of channel dependencies round each ring. With one (allowed here by "allow ' +
+      'deadlock") worms soon wait on each other in a circle: every header in the cycle is ' +
+      'blocked, nothing moves, and the simulator detects the deadlock and reports it.',
   },
   {
     group: 'Classroom',
-    title: 'Scouting switching backtracks',
-    scenario: 'k=8&routing=duato&switching=scouting&scout=3&traffic=uniform&rate=0.01&len=32',
-    text: 'In scouting switching the header runs up to K hops ahead of the data and waits for ' +
-      'acknowledgements; when it cannot advance it may back up and try another way. K = 0 ' +
-      'is wormhole switching; larger K trades a longer set-up for the ability to route round ' +
-      'trouble.',
+    title: 'Scouting switching: the probe runs ahead',
+    scenario: 'k=8&routing=adaptive&switching=scouting&scout=3&traffic=uniform&rate=0.008&len=32',
+    claims: { point: { below: [0.5, 0.85] }, model: 'scouting', shows: ['backtracks'] },
+    text: 'In scouting switching the header (a probe) runs up to K = 3 hops ahead of the data: ' +
+      'the thin dashed stretch in front of each worm\'s body. Every channel the probe reserves ' +
+      'sends an acknowledgement back (the small marks travelling towards the data), and the ' +
+      'data moves only once it has them. A probe that finds no free channel may back up and ' +
+      'try another way (a hooked arrow on the lane it gives up). K = 0 is wormhole switching; ' +
+      `a larger K trades a longer set-up for routing round trouble. ${ref('scouting')}`,
   },
   {
     group: 'Classroom',
     title: 'Chaos deflects instead of using virtual channels',
     scenario: 'k=8&routing=chaos&traffic=bitcomp&rate=0.05&len=4&buf=4&mq=2',
+    claims: { point: { below: [0.5, 0.9] }, shows: ['misroutes'] },
     text: 'The Chaos router has one buffer per input and no virtual channels. A packet that ' +
-      'cannot move on steps into its router\'s small shared queue; when that queue is full, its ' +
-      'oldest packet is sent out on any free channel, even away from its destination (a ' +
-      'misroute, counted in the statistics). Deadlock is avoided by this deflection, not by ' +
-      'virtual channels, and livelock only probabilistically. Raise the rate and watch the ' +
-      'misroutes and the mean hop count climb.',
+      'cannot move on steps into its router\'s small shared queue (the bar in each node); when ' +
+      'that queue is full, its oldest packet is sent out on any free channel, even away from ' +
+      'its destination (a deflection, marked by a star and counted). Deadlock is avoided by ' +
+      'this deflection, not by virtual channels, and livelock only probabilistically. Raise ' +
+      'the rate and watch the deflections and the mean hop count climb.',
   },
   {
     group: 'Classroom',
     title: 'A broadcast',
-    scenario: 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.003&len=32&vcs=4',
+    scenario: 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.0025&len=32&vcs=4',
+    claims: { point: { below: MODERATE }, model: 'broadcast', shows: ['broadcasts_measured'] },
     text: 'A fraction β of the messages are broadcasts, delivered to every node over a ' +
-      'spanning tree with copies made at the routers. A broadcast loads many channels at ' +
-      'once, so even a few per cent of them raise the latency of ordinary unicast messages.',
+      'spanning tree with copies made at the routers (broadcast worms are striped). Click a ' +
+      'node to draw the tree its broadcasts follow. A broadcast loads many channels at once, ' +
+      'so even a few per cent of them raise the latency of ordinary messages; the model of ' +
+      `Shahrabi et al. 2002 predicts by how much. ${ref('broadcast')}`,
   },
   {
     group: 'The papers\' experiments',
     title: 'Safaei et al. 2007 (Duato-Nbc): 8×8, V = 10, M = 32',
     scenario: 'k=8&routing=nbc&vcs=10&traffic=uniform&rate=0.004&len=32',
+    view: { lanes: false },
+    claims: { point: { below: [0.2, 0.6] }, model: 'nbc' },
     text: 'The validation set-up of the Duato-Nbc paper: fully adaptive routing on adaptive ' +
       'virtual channels, with negative-hop (bonus-card) escape channels to stay deadlock free. ' +
-      `Compare the measured latency with the model's curve as the rate rises. ${ref('nbc')}`,
+      'Ten virtual channels per link are too many lanes to draw apart, so the lanes view starts ' +
+      `off. Compare the measured latency with the model's curve as the rate rises. ${ref('nbc')}`,
   },
   {
     group: 'The papers\' experiments',
     title: 'Safaei et al. 2007 (scouting switching): 8×8, V = 6, K = 3, M = 32',
     scenario: 'k=8&routing=adaptive&switching=scouting&scout=3&vcs=6&traffic=uniform&rate=0.004&len=32',
+    claims: { point: { below: [0.2, 0.6] }, model: 'scouting' },
     text: 'One of the scouting-switching paper\'s configurations: fully adaptive routing with a ' +
-      'probe lead of three hops. Set scout to 0, 1, 3 or 6 to reproduce its comparison ' +
+      'probe lead of three hops. Set the probe lead K to 0, 1, 3 or 6 to reproduce its comparison ' +
       `between wormhole switching and increasingly conservative scouting. ${ref('scouting')}`,
   },
   {
     group: 'The papers\' experiments',
     title: 'Quaglia et al. 2002: minimal fully adaptive routing, 8×8, 12 flits',
     scenario: 'k=8&routing=adaptive&traffic=uniform&rate=0.01&len=12',
+    claims: { point: { below: [0.1, 0.6] }, model: 'quaglia-adaptive' },
     text: 'The set-up of Table 1 of the minimal fully adaptive routing paper: a header takes x ' +
       'if it can, y if x is busy, and waits when both are. The path-hole/data-trail model ' +
       `predicts the mean latency; vary the rate to trace the table's rows. ${ref('quaglia-adaptive')}`,
@@ -151,6 +216,7 @@ export const PRESETS = [
     group: 'The papers\' experiments',
     title: 'Shahrabi et al. 2002: broadcast fraction, 8×8, V = 4, M = 32, β = 0.04',
     scenario: 'k=8&routing=duato&vcs=4&traffic=uniform&beta=0.04&rate=0.003&len=32',
+    claims: { point: { below: [0.3, 0.8] }, model: 'broadcast' },
     text: 'Unicast latency when 4 % of messages are broadcasts, under Duato\'s routing (two ' +
       'deterministic escape channels plus adaptive ones). The model accounts for the channel ' +
       `load the broadcast trees add. ${ref('broadcast')}`,
@@ -158,22 +224,25 @@ export const PRESETS = [
   {
     group: 'The papers\' experiments',
     title: 'Singh et al. 2003 (GOAL): GOAL against minimal adaptive, tornado',
-    scenario: 'k=8&routing=minad&traffic=tornado&rate=0.02&len=16',
+    scenario: 'k=8&routing=minad&traffic=tornado&rate=0.008&len=16',
     pins: ['routing:goal'],
+    claims: { point: { below: MODERATE }, pin: { higher: 1.25 } },
     text: 'MIN AD, minimal adaptive routing with *-channels, under tornado traffic, with GOAL ' +
       'pinned beside it: adaptivity cannot help when every minimal path goes the same way ' +
-      'round the ring. Switch routing to val or dor, or pin them, to compare saturation ' +
-      `throughput against the channel-load bounds. ${ref('goal')}`,
+      'round the ring, so MIN AD saturates well before GOAL. Switch the routing to VAL or DOR, ' +
+      `or pin them, to compare saturation throughput against the channel-load bounds. ${ref('goal')}`,
   },
   {
     group: 'The papers\' experiments',
     title: 'Singh et al. 2003 (GOAL): CHAOS on bit-complement past saturation',
     scenario: 'k=8&routing=chaos&traffic=bitcomp&rate=0.6&len=1&buf=8&mq=64&warmup=3000&cycles=10000',
-    text: 'Singh et al. 2003 §5.5: CHAOS serves its shared queue and its input channels before ' +
-      'a node\'s own injection, so past saturation on bit complement some sources are starved while the ' +
-      'average accepted throughput looks healthy. Compare the accepted-against-offered chart ' +
-      'with GOAL on the same load (routing=goal&vcs=3). Measured over the whole run at this load ' +
-      '(Figure 13 of the paper), the worst-served source–destination pair gets almost nothing ' +
-      'under CHAOS and nearly the average under GOAL.',
+    pins: ['routing:goal,vcs:3,mq:0'],
+    claims: { point: { past: 1.3 }, starved: 0.2, pin: { fair: 0.7 } },
+    text: 'CHAOS serves its shared queue and its input channels before a node\'s own injection, ' +
+      'so past saturation on bit complement some sources are starved while the average ' +
+      'accepted throughput looks healthy (Singh et al. 2003, Figure 13). The accepted-against-' +
+      'offered chart shows both: the mean and, below it, the worst-served source, which gets ' +
+      'almost nothing. GOAL is pinned beside it at the same load; switch the routing to goal ' +
+      `to see its worst source get nearly the average. ${ref('goal')}`,
   },
 ];

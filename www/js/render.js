@@ -251,6 +251,22 @@ export class TorusView {
       ctx.fill();
       ctx.stroke();
     }
+    if (state.coordinates) this.drawCoordinates(state.selected);
+    ctx.restore();
+  }
+
+  // Each node's (x, y) inside its square.
+  drawCoordinates(selected) {
+    const { k, ctx } = this;
+    ctx.save();
+    ctx.font = `${Math.max(6, Math.min(11, this.half * 0.7))}px sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let u = 0; u < k * k; u++) {
+      const [cx, cy] = this.centre(u);
+      ctx.fillStyle = u === selected ? '#ffffff' : '#333333';
+      ctx.fillText(`${u % k},${Math.floor(u / k)}`, cx, cy);
+    }
     ctx.restore();
   }
 
