@@ -228,9 +228,45 @@ impl Explorer {
         self.sim.backtracks() as f64
     }
 
-    /// The most recent backtracks, oldest first, flattened as (cycle, channel) pairs.
+    /// The most recent backtracks, oldest first, flattened as (cycle, network VC released) pairs.
     pub fn recent_backtracks(&self) -> Vec<f64> {
-        self.sim.recent_backtracks().flat_map(|(cycle, channel)| [cycle as f64, channel as f64]).collect()
+        self.sim.recent_backtracks().flat_map(|(cycle, vc)| [cycle as f64, vc as f64]).collect()
+    }
+
+    /// Chaos deflections so far.
+    pub fn misroutes(&self) -> f64 {
+        self.sim.misroutes() as f64
+    }
+
+    /// The most recent chaos deflections, oldest first, flattened as (cycle, network VC entered)
+    /// pairs.
+    pub fn recent_deflections(&self) -> Vec<f64> {
+        self.sim.recent_deflections().flat_map(|(cycle, vc)| [cycle as f64, vc as f64]).collect()
+    }
+
+    /// Whose flits each network VC holds, three words per VC (see `Simulation::worm_runs`).
+    pub fn worm_runs(&self) -> Vec<u32> {
+        self.sim.worm_runs()
+    }
+
+    /// Each node's injection VC: the message being injected and its flits still at the source.
+    pub fn source_flits(&self) -> Vec<u32> {
+        self.sim.source_flits()
+    }
+
+    /// `routing=chaos`: each node's shared-queue slots, the packet and its flits.
+    pub fn shared_queue_slots(&self) -> Vec<u32> {
+        self.sim.shared_queue_slots()
+    }
+
+    /// Scouting switching: each message's header, data and acknowledged channel counts.
+    pub fn scouting_probes(&self) -> Vec<u32> {
+        self.sim.scouting_probes()
+    }
+
+    /// Scouting switching: the acknowledgements on their way back to the data.
+    pub fn acknowledgements(&self) -> Vec<u32> {
+        self.sim.acknowledgements()
     }
 
     /// The channels of the broadcast spanning tree from `source`, breadth first (each channel's

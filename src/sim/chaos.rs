@@ -51,7 +51,9 @@ impl Simulation {
             room &= room - 1;
         }
         self.misroutes += 1;
-        Some(self.torus.channel(u, room.trailing_zeros()) * self.vcs)
+        let vc = self.torus.channel(u, room.trailing_zeros()) * self.vcs;
+        self.stats.deflected(self.cycle, vc);
+        Some(vc)
     }
 
     /// A flit of message `slot` arrives in shared-queue slot `to`; a header is routed from the

@@ -167,6 +167,9 @@ pub struct LiveStats {
     pub hops_mean: f64,
     pub offered_flits_per_node_cycle: f64,
     pub accepted_flits_per_node_cycle: f64,
+    /// The least accepted throughput of any source so far in the window (see
+    /// [`RunReport::accepted_min_source`]).
+    pub accepted_min_source: f64,
     pub flits_in_network: u64,
     pub messages_queued: u64,
     /// A source queue has reached its cap and the network is still moving: the offered load is
@@ -189,6 +192,11 @@ pub struct RunReport {
     pub offered_flits_per_node_cycle: f64,
     pub accepted_flits_per_node_cycle: f64,
     pub accepted_min_pair: f64,
+    /// The least accepted throughput of any source that offered traffic in the window, in flits
+    /// per cycle of that source: past saturation a starved source shows here while the mean
+    /// looks healthy (unlike `accepted_min_pair`, short runs under uniform traffic do not push
+    /// it towards zero, as each source's flits are many more than each pair's).
+    pub accepted_min_source: f64,
     pub messages_measured: u64,
     pub messages_labelled: u64,
     /// Cycles simulated in all: warm-up, window and drain.
@@ -1448,6 +1456,7 @@ impl Simulation {
             offered_flits_per_node_cycle: offered,
             accepted_flits_per_node_cycle: accepted,
             accepted_min_pair: s.accepted_min_pair(|src| self.pattern.row(&self.torus, src)),
+            accepted_min_source: s.accepted_min_source(),
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,
@@ -1519,6 +1528,7 @@ impl Simulation {
             hops_mean: s.hops_mean(),
             offered_flits_per_node_cycle: if measuring { s.offered_flits_per_node_cycle_until(now) } else { 0.0 },
             accepted_flits_per_node_cycle: if measuring { s.accepted_flits_per_node_cycle_until(now) } else { 0.0 },
+            accepted_min_source: if measuring { s.accepted_min_source_until(now) } else { 0.0 },
             flits_in_network: self.flits_in_network,
             messages_queued: self.messages_queued,
             saturated: (self.throttled_source_cycles > 0 || self.drain_cut) && !self.deadlock,

@@ -18,16 +18,16 @@
 use super::{Simulation, EJECT_VC, NONE, NO_PORT};
 
 /// Acknowledgement of the header's arrival at the destination: every channel is reserved.
-const ACK_ALL: u32 = u32::MAX - 2;
+pub(super) const ACK_ALL: u32 = u32::MAX - 2;
 
 /// A message's scouting state, beside its entry in the message table.
 #[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) struct Probe {
     /// Channels crossed by the first data flit, channels whose positive acknowledgement has
     /// reached it, whether the header's arrival has been acknowledged.
-    data_hops: u32,
-    acked_hops: u32,
-    acked_all: bool,
+    pub(super) data_hops: u32,
+    pub(super) acked_hops: u32,
+    pub(super) acked_all: bool,
     /// The port a backtracked header should avoid on its next try (`NO_PORT` if none).
     pub(super) avoid_port: u32,
     /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
@@ -136,7 +136,7 @@ impl Simulation {
         p.avoid_port = self.torus.channel_port(channel);
         p.backtracks += 1;
         self.backtracks += 1;
-        self.stats.backtracked(self.cycle, channel);
+        self.stats.backtracked(self.cycle, vc);
         true
     }
 

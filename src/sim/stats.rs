@@ -16,9 +16,9 @@ const HISTOGRAM_EXACT: usize = 1 << 16;
 const HISTOGRAM_BINS: usize = 64;
 /// Hops are tracked individually up to this index (longer paths share the last entry).
 pub const MAX_TRACKED_HOPS: usize = 64;
-/// Scouting backtracks remembered for the page: the most recent ones, enough to mark every
-/// backtrack of a few drawn frames without allocating as the run goes on.
-pub const BACKTRACK_LOG: usize = 64;
+/// Scouting backtracks and chaos deflections remembered for the page: the most recent ones,
+/// enough to mark every one of a few drawn frames without allocating as the run goes on.
+pub const EVENT_LOG: usize = 64;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Stats {
@@ -53,10 +53,14 @@ pub struct Stats {
     channel_flits_total: Vec<u32>,
     channel_flits_at_window_start: Vec<u32>,
     channel_flits_at_window_end: Vec<u32>,
-    /// The most recent scouting backtracks as (cycle, channel backtracked over), a ring indexed
-    /// by `backtracks_logged % BACKTRACK_LOG`.
+    /// The most recent scouting backtracks as (cycle, network VC released), a ring indexed by
+    /// `backtracks_logged % EVENT_LOG`.
     backtrack_log: Vec<(u64, u32)>,
     backtracks_logged: u64,
+    /// The most recent chaos deflections as (cycle, network VC the packet was sent into), a ring
+    /// like the backtracks'.
+    deflection_log: Vec<(u64, u32)>,
+    deflections_logged: u64,
     /// Flits of each source–destination pair delivered inside the window (small networks).
     pair_flits: Vec<u32>,
     per_source_flits: Vec<u64>,
@@ -121,8 +125,10 @@ impl Stats {
             channel_flits_total: vec![0; channels],
             channel_flits_at_window_start: Vec::new(),
             channel_flits_at_window_end: Vec::new(),
-            backtrack_log: vec![(0, 0); BACKTRACK_LOG],
+            backtrack_log: vec![(0, 0); EVENT_LOG],
             backtracks_logged: 0,
+            deflection_log: vec![(0, 0); EVENT_LOG],
+            deflections_logged: 0,
             pair_flits: vec![0; pairs],
             per_source_flits: vec![0; nodes],
             per_source_generated: vec![0; nodes],
@@ -201,16 +207,26 @@ impl Stats {
         &self.channel_flits_total
     }
 
-    /// A scouting header backtracked over `channel` in `cycle`.
-    pub fn backtracked(&mut self, cycle: u64, channel: u32) {
-        self.backtrack_log[(self.backtracks_logged % BACKTRACK_LOG as u64) as usize] = (cycle, channel);
+    /// A scouting header backtracked in `cycle`, releasing network VC `vc`.
+    pub fn backtracked(&mut self, cycle: u64, vc: u32) {
+        self.backtrack_log[(self.backtracks_logged % EVENT_LOG as u64) as usize] = (cycle, vc);
         self.backtracks_logged += 1;
     }
 
     /// The remembered backtracks, oldest first.
     pub fn recent_backtracks(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        let kept = self.backtracks_logged.min(BACKTRACK_LOG as u64);
-        (self.backtracks_logged - kept..self.backtracks_logged).map(|i| self.backtrack_log[(i % BACKTRACK_LOG as u64) as usize])
+        recent(&self.backtrack_log, self.backtracks_logged)
+    }
+
+    /// A chaos packet was deflected in `cycle` into network VC `vc`.
+    pub fn deflected(&mut self, cycle: u64, vc: u32) {
+        self.deflection_log[(self.deflections_logged % EVENT_LOG as u64) as usize] = (cycle, vc);
+        self.deflections_logged += 1;
+    }
+
+    /// The remembered deflections, oldest first.
+    pub fn recent_deflections(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        recent(&self.deflection_log, self.deflections_logged)
     }
 
     /// A flit left the network in the current cycle.
@@ -333,6 +349,25 @@ impl Stats {
         self.ejected_flits as f64 / (self.nodes as f64 * self.cycles_until(end))
     }
 
+    /// The least accepted throughput of any source that offered flits in the window, in flits
+    /// per cycle of that source, as if the window ended at `end`: past saturation a starved
+    /// source shows here while the mean looks healthy. Zero when no source offered any.
+    pub fn accepted_min_source_until(&self, end: u64) -> f64 {
+        let cycles = self.cycles_until(end);
+        let min = self
+            .per_source_generated
+            .iter()
+            .zip(&self.per_source_flits)
+            .filter(|(&offered, _)| offered > 0)
+            .map(|(_, &accepted)| accepted)
+            .min();
+        min.map_or(0.0, |f| f as f64 / cycles)
+    }
+
+    pub fn accepted_min_source(&self) -> f64 {
+        self.accepted_min_source_until(self.window_end)
+    }
+
     fn cycles_until(&self, end: u64) -> f64 {
         (end.max(self.window_start + 1) - self.window_start) as f64
     }
@@ -439,6 +474,13 @@ impl Stats {
         }
         Histogram { start: first as u64, width: width as u64, counts }
     }
+}
+
+/// The entries of a log ring holding the last `logged` entries written, oldest first.
+fn recent(log: &[(u64, u32)], logged: u64) -> impl Iterator<Item = (u64, u32)> + '_ {
+    let size = log.len() as u64;
+    let kept = logged.min(size);
+    (logged - kept..logged).map(move |i| log[(i % size) as usize])
 }
 
 /// Student's t quantile t(0.975, ν): the half-width, in standard errors, of a two-sided 95 %
@@ -588,5 +630,22 @@ mod tests {
             _ => vec![(0, 1.0)],
         };
         assert!((s.accepted_min_pair(rows) - 0.2).abs() < 1e-12, "{}", s.accepted_min_pair(rows));
+    }
+
+    #[test]
+    fn minimum_accepted_source_by_hand() {
+        // Window of 100 cycles, 3 nodes: sources 0 and 1 offered flits, source 2 none (it is
+        // left out, not counted as starved).
+        let mut s = Stats::new(0, 100, 3, 6, 2);
+        s.generated(10, 0, 40, true);
+        s.generated(10, 1, 40, true);
+        let delivered = |src, flits| Delivery { src, dest: 2, generated: 0, injected: 0, delivered: 50, hops: 1, labelled: false, flits };
+        s.delivered(&delivered(0, 30));
+        s.delivered(&delivered(1, 6));
+        s.delivered(&delivered(1, 2));
+        assert!((s.accepted_min_source() - 0.08).abs() < 1e-12, "{}", s.accepted_min_source());
+        // Halfway through the window, the same flits over 50 cycles.
+        assert!((s.accepted_min_source_until(50) - 0.16).abs() < 1e-12);
+        assert_eq!(Stats::new(0, 100, 3, 6, 2).accepted_min_source(), 0.0);
     }
 }

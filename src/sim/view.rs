@@ -1,8 +1,17 @@
 //! Read-only views of the simulation for the page: what it draws beyond the per-VC arrays.
 //! Kept apart from the stepping code so that the page's needs never touch the hot loop.
 
-use super::Simulation;
+use super::scouting::ACK_ALL;
+use super::{Simulation, NONE};
 use crate::routing::{Routing, VcClass};
+
+/// In [`Simulation::worm_runs`]' third word of a VC: the front run's flits are the low
+/// `RUN_BITS` bits, the back run's the next `RUN_BITS`, then one bit each for "the front
+/// message is a broadcast copy", "the back message is" and "the owner is" (`buf` ≤ 256 < 2^10).
+pub const RUN_BITS: u32 = 10;
+pub const FRONT_BROADCAST: u32 = 1 << (2 * RUN_BITS);
+pub const BACK_BROADCAST: u32 = 1 << (2 * RUN_BITS + 1);
+pub const OWNER_BROADCAST: u32 = 1 << (2 * RUN_BITS + 2);
 
 /// The network VCs' state as the page draws it, one flat array per field, indexed
 /// `channel · V + v`: a copy taken by [`Simulation::snapshot_vcs`], so that the page can read it
@@ -46,9 +55,114 @@ impl Simulation {
         self.backtracks
     }
 
-    /// The most recent scouting backtracks, oldest first, as (cycle, channel backtracked over).
+    /// The most recent scouting backtracks, oldest first, as (cycle, network VC the header
+    /// released: `channel · V + v`).
     pub fn recent_backtracks(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.stats.recent_backtracks()
+    }
+
+    /// Chaos deflections so far.
+    pub fn misroutes(&self) -> u64 {
+        self.misroutes
+    }
+
+    /// The most recent chaos deflections, oldest first, as (cycle, network VC the packet was
+    /// sent into).
+    pub fn recent_deflections(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.stats.recent_deflections()
+    }
+
+    /// Whose flits each network VC holds, so that the page can draw each worm whole, from its
+    /// header back to its tail: three words per VC `channel · V + v`, the message of its front
+    /// flit, the message of its back flit (both `u32::MAX` when empty) and the lengths of the
+    /// two runs with the broadcast bits ([`RUN_BITS`]). A VC holding one message's flits has
+    /// front = back and both runs equal to its flits; flits between two runs (short messages
+    /// queued three deep) belong to neither.
+    pub fn worm_runs(&self) -> Vec<u32> {
+        let buf = self.buf as u32;
+        let broadcast = |slot: u32, bit: u32| if slot != NONE && self.messages[slot as usize].broadcast != NONE { bit } else { 0 };
+        let mut runs = Vec::with_capacity(3 * self.net_vcs as usize);
+        for vc in 0..self.net_vcs {
+            let v = &self.vc[vc as usize];
+            let owner = broadcast(v.owner, OWNER_BROADCAST);
+            if v.flits == 0 {
+                runs.extend([NONE, NONE, owner]);
+                continue;
+            }
+            let at = |i: u32| self.fifo[(vc * buf + (v.head as u32 + i) % buf) as usize];
+            let flits = v.flits as u32;
+            let (front, back) = (at(0), at(flits - 1));
+            let front_run = (0..flits).take_while(|&i| at(i) == front).count() as u32;
+            let back_run = (0..flits).rev().take_while(|&i| at(i) == back).count() as u32;
+            let bits = front_run | back_run << RUN_BITS | broadcast(front, FRONT_BROADCAST) | broadcast(back, BACK_BROADCAST) | owner;
+            runs.extend([front, back, bits]);
+        }
+        runs
+    }
+
+    /// Each node's injection VC: two words per node, the message being injected (`u32::MAX`
+    /// when none) and its flits still at the source.
+    pub fn source_flits(&self) -> Vec<u32> {
+        (0..self.torus.nodes())
+            .flat_map(|u| {
+                let v = &self.vc[self.injection_vc(u) as usize];
+                [v.owner, v.flits as u32]
+            })
+            .collect()
+    }
+
+    /// `routing=chaos`: each node's shared-queue slots, `mq` per node in node order, two words
+    /// each: the packet the slot is allocated to (`u32::MAX` when free) and the flits it holds
+    /// (with [`FRONT_BROADCAST`] set for a broadcast copy). Empty for other algorithms.
+    pub fn shared_queue_slots(&self) -> Vec<u32> {
+        (self.mq_base..self.all_vcs)
+            .flat_map(|vc| {
+                let v = &self.vc[vc as usize];
+                let broadcast = if v.owner != NONE && self.messages[v.owner as usize].broadcast != NONE { FRONT_BROADCAST } else { 0 };
+                [v.owner, v.flits as u32 | broadcast]
+            })
+            .collect()
+    }
+
+    /// Scouting switching: where each message's probe and data are, four words per message in
+    /// the network, `[message, channels its header has crossed, channels its first data flit
+    /// has crossed, channels acknowledged to the data]` (the last is the header's count once
+    /// its arrival at the destination is acknowledged). Empty without scouting.
+    pub fn scouting_probes(&self) -> Vec<u32> {
+        if self.scout == 0 {
+            return Vec::new();
+        }
+        let mut free = vec![false; self.messages.len()];
+        for &slot in &self.free_messages {
+            free[slot as usize] = true;
+        }
+        let mut probes = Vec::new();
+        for (slot, m) in self.messages.iter().enumerate() {
+            if free[slot] || m.hops == 0 {
+                continue;
+            }
+            let p = &self.probes[slot];
+            probes.extend([slot as u32, m.hops, p.data_hops, if p.acked_all { m.hops } else { p.acked_hops }]);
+        }
+        probes
+    }
+
+    /// Scouting switching: the acknowledgements on their way from a probe back to its data,
+    /// three words each, `[message, channel number along its path (1 = the first channel the
+    /// header crossed), cycles until it reaches the data (0 = at the start of the next
+    /// cycle)]`; the acknowledgement of the header's arrival carries the header's channel
+    /// count. Each takes K cycles from the probe to the data.
+    pub fn acknowledgements(&self) -> Vec<u32> {
+        let period = self.scout as u64 + 1;
+        let mut acks = Vec::new();
+        for (b, bucket) in self.acks.iter().enumerate() {
+            let left = ((b as u64 + period - self.cycle % period) % period) as u32;
+            for &(slot, hop) in bucket {
+                let hop = if hop == ACK_ALL { self.messages[slot as usize].hops } else { hop };
+                acks.extend([slot, hop, left]);
+            }
+        }
+        acks
     }
 
     /// What each VC index is for under this scenario's routing algorithm.
@@ -106,9 +220,142 @@ mod tests {
         }
         assert!(sim.backtracks() >= 100, "only {} backtracks", sim.backtracks());
         let log: Vec<(u64, u32)> = sim.recent_backtracks().collect();
-        assert_eq!(log.len(), super::super::stats::BACKTRACK_LOG);
+        assert_eq!(log.len(), super::super::stats::EVENT_LOG);
         assert!(log.windows(2).all(|w| w[0].0 <= w[1].0), "oldest first: {log:?}");
         assert!(log.last().unwrap().0 <= sim.cycle());
-        assert!(log.iter().all(|&(_, c)| c < sim.torus().channels()));
+        assert!(log.iter().all(|&(_, vc)| vc < sim.network_vcs()));
+    }
+
+    /// Flits of `message` the worm view places in network VCs and at its source.
+    fn flits_of(sim: &Simulation, message: u32) -> u32 {
+        use super::{RUN_BITS, NONE};
+        let runs = sim.worm_runs();
+        let mask = (1 << RUN_BITS) - 1;
+        let mut flits = 0;
+        for vc in runs.chunks(3) {
+            let (front, back, bits) = (vc[0], vc[1], vc[2]);
+            if front == message {
+                flits += bits & mask;
+            }
+            if back == message && back != front {
+                flits += bits >> RUN_BITS & mask;
+            }
+            assert!(front != NONE || bits & mask == 0);
+        }
+        let sources = sim.source_flits();
+        for u in sources.chunks(2) {
+            if u[0] == message {
+                flits += u[1];
+            }
+        }
+        flits
+    }
+
+    #[test]
+    fn the_worm_view_holds_every_flit_of_a_message_until_it_leaves() {
+        // One 16-flit message alone, 4-flit buffers: its flits are in the source, then spread
+        // over several VCs, never lost, until the tail is delivered.
+        let s = Scenario::parse("k=8&routing=dor&len=16&buf=4&warmup=0").unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.set_traffic(false);
+        sim.record_deliveries();
+        let m = sim.send(0, 3 + 8 * 2);
+        assert_eq!(flits_of(&sim, m), 16);
+        let mut spread = 0;
+        let mut delivered = 0;
+        while delivered == 0 {
+            sim.step();
+            let ejected = sim.take_deliveries().len() as u32;
+            delivered += ejected;
+            let runs = sim.worm_runs();
+            let held = runs.chunks(3).filter(|vc| vc[0] == m).count();
+            spread = spread.max(held);
+            if delivered == 0 {
+                let here = flits_of(&sim, m);
+                assert!(here >= 1 && here <= 16, "cycle {}: {here} flits", sim.cycle());
+                let buffered: u64 = runs.chunks(3).map(|vc| (vc[2] & ((1 << super::RUN_BITS) - 1)) as u64).sum();
+                assert_eq!(buffered, sim.flits_in_network, "every buffered flit is in some run");
+            }
+        }
+        assert!(spread >= 4, "a 16-flit worm in 4-flit buffers spans at least 4 VCs ({spread})");
+        assert_eq!(flits_of(&sim, m), 0, "delivered: nothing left");
+    }
+
+    #[test]
+    fn runs_of_queued_messages_split_a_vc_between_its_front_and_back() {
+        use super::{NONE, RUN_BITS};
+        let s = Scenario::parse("k=4&routing=dor&rate=0.2&len=2&buf=8&warmup=0&seed=3").unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        let mask = (1 << RUN_BITS) - 1;
+        let mut shared = 0;
+        for _ in 0..400 {
+            sim.step();
+            let snapshot = sim.vc_snapshot();
+            for (vc, r) in sim.worm_runs().chunks(3).enumerate() {
+                let (front_run, back_run) = (r[2] & mask, r[2] >> RUN_BITS & mask);
+                let flits = snapshot.flits[vc] as u32;
+                if flits == 0 {
+                    assert_eq!((r[0], r[1], front_run, back_run), (NONE, NONE, 0, 0));
+                } else if r[0] == r[1] {
+                    assert_eq!((front_run, back_run), (flits, flits));
+                } else {
+                    shared += 1;
+                    assert!(front_run + back_run <= flits && front_run > 0 && back_run > 0);
+                    assert!(front_run <= 2 && back_run <= 2, "a message has 2 flits");
+                }
+            }
+        }
+        assert!(shared > 0, "short messages queue behind each other in a VC");
+    }
+
+    #[test]
+    fn probes_lead_their_data_and_acknowledgements_take_k_cycles() {
+        let s = Scenario::parse("k=8&routing=adaptive&switching=scouting&scout=3&rate=0.008&len=32&seed=2").unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        let mut seen_lead = 0;
+        let mut seen_acks = 0;
+        for _ in 0..3000 {
+            sim.step();
+            let probes = sim.scouting_probes();
+            for p in probes.chunks(4) {
+                let (hops, data, acked) = (p[1], p[2], p[3]);
+                assert!(data <= hops && acked <= hops, "{p:?}");
+                seen_lead = seen_lead.max(hops - data);
+            }
+            let acks = sim.acknowledgements();
+            for a in acks.chunks(3) {
+                assert!(a[2] <= 3, "an acknowledgement arrives within K cycles: {a:?}");
+                let probe = probes.chunks(4).find(|p| p[0] == a[0]);
+                if let Some(p) = probe {
+                    assert!(a[1] >= 1 && a[1] <= p[1] + 1, "ack {a:?} of probe {p:?}");
+                }
+                seen_acks += 1;
+            }
+        }
+        // At zero load the data trails the header by 2K − 1 = 5 channels.
+        assert!(seen_lead >= 5, "lead {seen_lead}");
+        assert!(seen_acks > 100);
+        let wormhole = Simulation::new(&Scenario::parse("k=8&routing=adaptive&rate=0.008&len=32").unwrap()).unwrap();
+        assert!(wormhole.scouting_probes().is_empty() && wormhole.acknowledgements().is_empty());
+    }
+
+    #[test]
+    fn deflections_are_logged_with_the_vc_they_entered_and_queues_reported() {
+        let s = Scenario::parse("k=4&routing=chaos&traffic=bitcomp&len=2&buf=2&mq=2&rate=0.4&warmup=0&seed=3").unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        let mut queued = 0;
+        while sim.misroutes < 100 && sim.cycle() < 20_000 {
+            sim.step();
+            let slots = sim.shared_queue_slots();
+            assert_eq!(slots.len(), 2 * 16 * 2, "two words per slot, two slots per node");
+            queued += slots.chunks(2).filter(|q| q[0] != super::NONE).count();
+        }
+        assert!(sim.misroutes >= 100 && queued > 0);
+        let log: Vec<(u64, u32)> = sim.recent_deflections().collect();
+        assert_eq!(log.len(), super::super::stats::EVENT_LOG);
+        assert!(log.windows(2).all(|w| w[0].0 <= w[1].0));
+        assert!(log.iter().all(|&(cycle, vc)| cycle < sim.cycle() && vc < sim.network_vcs() && vc % sim.vcs() == 0));
+        let dor = Simulation::new(&Scenario::parse("k=4&routing=dor&rate=0.01").unwrap()).unwrap();
+        assert!(dor.shared_queue_slots().is_empty() && dor.recent_deflections().next().is_none());
     }
 }

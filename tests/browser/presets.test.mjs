@@ -114,11 +114,11 @@ test('a preset sets every setting it depends on, and nothing leaks into the next
   await page.selectOption('#preset', find('Blocking and virtual channels'));
   const again = await settings();
   assert.deepEqual({ ...again, speed: again.speed.replace(/ \(warm-up.*/, '') }, { ...plain, speed: '63 cycles/s' });
-  // A preset that needs a view option sets it.
-  await page.selectOption('#preset', find('Safaei et al. 2007 (Duato-Nbc)'));
-  assert.equal((await settings()).lanes, false);
+  // A preset that needs a view option sets it, and the next one resets it.
   await page.selectOption('#preset', find('One message on an idle network'));
   assert.match((await settings()).speed, /^14 cycles\/s/);
-  assert.equal((await settings()).lanes, true);
+  assert.equal((await settings()).coordinates, true);
+  await page.selectOption('#preset', find('Safaei et al. 2007 (Duato-Nbc)'));
+  assert.equal((await settings()).coordinates, false);
   assert.deepEqual(errors, []);
 });

@@ -4,7 +4,7 @@
 // background work in a pool of workers (the models, the load sweep, the whole run, the pinned
 // scenarios), presets, presentation mode, export, and the console API window.torusExplorer.
 import { loadWasm, RunnerPool, FastMode } from './wasm-loader.js';
-import { TorusView, FREE, neighbour, strokeClassPattern, MESSAGE_COLOURS } from './render.js';
+import { TorusView, FREE, neighbour, strokeClassPattern, messageColour, MESSAGE_COLOURS, PORT_NAMES, HEAT_STOPS } from './render.js';
 import { Charts, PIN_COLOURS } from './charts.js';
 import { PRESETS, DEFAULT_SCENARIO, PAPERS, DEFAULT_SPEED, DEFAULT_VIEW, claimWords } from './presets.js';
 import { Sweep } from './sweep.js';
@@ -23,10 +23,10 @@ const MODEL_POINTS = 60;
 const WARMUP_SECONDS = 4;
 // The heat overlay averages each channel's flits per cycle with this time constant (cycles).
 const HEAT_CYCLES = 50;
-// A backtrack stays marked for this many cycles, or this long on screen in fast mode.
-const BACKTRACK_MARK_CYCLES = 40;
-const BACKTRACK_MARK_MS = 600;
-const PORT_NAMES = ['+x', '−x', '+y', '−y'];
+// A backtrack or a deflection stays marked for this many cycles, or this long on screen in fast
+// mode.
+const MARK_CYCLES = 40;
+const MARK_MS = 600;
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -111,8 +111,10 @@ class App {
     this.k = explorer.k();
     this.vcs = explorer.vcs();
     this.buf = Number(get(canonical, 'buf'));
+    this.scout = Number(get(canonical, 'scout'));
+    this.chaos = get(canonical, 'routing') === 'chaos';
     this.capacity = this.api.capacity_flits(canonical);
-    this.view.setGeometry(this.k, this.vcs);
+    this.view.setGeometry(this.k, this.vcs, this.buf);
     this.heat = new Float32Array(this.k * this.k * 4);
     this.views = null;
     this.heatFlits = new Uint32Array(this.stateViews().channelFlits);
@@ -121,8 +123,7 @@ class App {
     this.beta = Number(get(canonical, 'beta'));
     this.scouting = get(canonical, 'switching') === 'scouting';
     this.deadlock = null;
-    this.backtrackMarks = [];
-    this.backtracksSeen = 0;
+    this.marks = { backtracks: { list: [], seen: 0 }, deflections: { list: [], seen: 0 } };
     this.drawn = null;
     this.showDeadlock();
     this.buildLegend();
@@ -290,6 +291,8 @@ class App {
     $('export-png').addEventListener('click', () => $('torus').toBlob((b) => download(b, 'torus-view.png')));
     $('help-toggle').addEventListener('click', () => this.toggleHelp());
     $('torus').addEventListener('click', (e) => this.clickCanvas(e));
+    $('torus').addEventListener('mousemove', (e) => this.hoverCanvas(e));
+    $('torus').addEventListener('mouseleave', () => this.leaveCanvas());
     $('router-close').addEventListener('click', () => this.selectNode(-1));
     $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
@@ -492,7 +495,7 @@ class App {
         },
       });
     }
-    this.fast.start(this.explorer.save_state());
+    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 });
   }
 
   // Takes the simulation back from fast mode's worker, at the cycle it reached there.
@@ -565,6 +568,26 @@ class App {
     return this.views;
   }
 
+  // What the torus draws beyond the per-VC arrays, from the simulation now (or fast mode's
+  // latest frame): whose flits each VC holds, the sources' flits, chaos's shared queues,
+  // scouting's probes and acknowledgements.
+  drawData() {
+    const f = this.fastFrame();
+    const e = this.explorer;
+    const d = f || {
+      runs: e.worm_runs(),
+      sources: e.source_flits(),
+      queues: this.chaos ? e.shared_queue_slots() : null,
+      probes: this.scout > 0 ? e.scouting_probes() : null,
+      acks: this.scout > 0 ? e.acknowledgements() : null,
+    };
+    const probeOf = new Map();
+    if (d.probes) {
+      for (let i = 0; i < d.probes.length; i += 4) probeOf.set(d.probes[i], { hops: d.probes[i + 1], data: d.probes[i + 2], acked: d.probes[i + 3], lead: d.probes[i + 1] - d.probes[i + 2] });
+    }
+    return { ...d, probeOf };
+  }
+
   // Each channel's utilisation: flits carried per cycle since the last sample (the counters
   // wrap at 2^32, hence the unsigned difference), averaged over about HEAT_CYCLES cycles.
   sampleHeat() {
@@ -618,74 +641,155 @@ class App {
 
   draw() {
     const v = this.stateViews();
-    if (this.followed) this.showMessage();
+    const d = this.drawData();
     const treeSource = this.beta > 0 && this.selected >= 0 ? this.selected : -1;
     if (treeSource < 0) this.tree = null;
     else if (!this.tree || this.tree.source !== treeSource) this.tree = { source: treeSource, channels: Array.from(this.explorer.broadcast_tree(treeSource)) };
-    const backtracks = this.scouting ? this.collectBacktracks() : [];
-    this.drawn = {
-      deadlock: this.deadlock,
-      tree: this.tree,
-      backtracks: backtracks.map((b) => ({ cycle: b.cycle, channel: b.channel })),
-    };
+    const backtracks = this.scouting ? this.collectMarks('backtracks') : [];
+    const deflections = this.chaos ? this.collectMarks('deflections') : [];
     this.view.draw({
       classes: this.classes,
       deadlock: this.deadlock,
       tree: this.tree ? this.tree.channels : null,
       treeSource,
-      backtracks: backtracks.map((b) => ({ channel: b.channel, age: b.age })),
+      backtracks,
+      deflections,
       followed: this.followed ? this.followed.id : FREE,
       trail: this.followed ? this.followed.trail : [],
       flits: v.flits,
       owner: v.owner,
       blocked: v.blocked,
-      heat: this.heat,
+      runs: d.runs,
+      sources: d.sources,
+      queues: d.queues,
+      probeOf: d.probeOf,
+      acks: d.acks,
+      scout: this.scout,
+      heat: this.heatValues(),
       buf: this.buf,
       showHeat: $('show-heat').checked,
       showLanes: $('show-lanes').checked,
       coordinates: $('show-coordinates').checked,
       selected: this.selected,
+      hover: this.hover ?? -1,
     });
+    const worms = this.view.drawn;
+    this.drawn = {
+      deadlock: this.deadlock,
+      tree: this.tree,
+      backtracks: backtracks.map((b) => ({ cycle: b.cycle, vc: b.vc, channel: Math.floor(b.vc / this.vcs) })),
+      deflections: deflections.map((b) => ({ cycle: b.cycle, vc: b.vc, channel: Math.floor(b.vc / this.vcs) })),
+      worms: worms.map((w) => ({
+        id: w.id,
+        lanes: w.chain.map((l) => l.vc),
+        flits: w.chain.reduce((n, l) => n + (l.last >= 0 ? l.last - l.first + 1 : 0), 0),
+        sourceFlits: w.from === 0 ? w.sourceFlits : 0,
+        broadcast: w.broadcast,
+        blocked: w.blocked,
+        body: [w.from, w.dataTo ?? w.to, w.to],
+        lead: w.probe ? w.probe.lead : 0,
+      })),
+      queues: d.queues ? Array.from(d.queues) : null,
+      acks: d.acks ? d.acks.length / 3 : 0,
+      geometry: { pitch: this.view.pitch, laneLength: this.view.pitch - 2 * this.view.half, wormWidth: this.view.wormWidth },
+    };
+    if (this.followed) this.showMessage();
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
     if (this.selected >= 0) this.showRouter();
   }
 
-  // Backtracks to mark now: those logged since the last look join the marks, which expire
-  // BACKTRACK_MARK_CYCLES cycles after the backtrack, or BACKTRACK_MARK_MS after they were
-  // first drawn when the simulation runs faster than that.
-  collectBacktracks() {
+  // The heat the overlay draws: each channel's utilisation, 0 to 1 flit per cycle. Every source
+  // of it is drawn on the same scale (render.js heatColour); today the measured one.
+  heatValues() {
+    return this.heat;
+  }
+
+  // Backtracks or deflections to mark now: those logged since the last look join the marks,
+  // which expire MARK_CYCLES cycles after the event, or in fast mode (thousands of cycles
+  // between frames) MARK_MS after they were first drawn.
+  collectMarks(kind) {
     const f = this.fastFrame();
-    const total = this.backtracks();
-    const fresh = total - this.backtracksSeen;
-    this.backtracksSeen = total;
+    const marks = this.marks[kind];
+    const total = kind === 'backtracks' ? this.backtracks() : this.liveMisroutes();
+    const fresh = total - marks.seen;
+    marks.seen = total;
     const now = performance.now();
     if (fresh > 0) {
-      const log = f ? f.recentBacktracks : this.explorer.recent_backtracks();
+      const log = kind === 'backtracks'
+        ? (f ? f.recentBacktracks : this.explorer.recent_backtracks())
+        : (f ? f.recentDeflections : this.explorer.recent_deflections());
       for (let i = Math.max(0, log.length / 2 - fresh); i < log.length / 2; i++) {
-        this.backtrackMarks.push({ cycle: log[2 * i], channel: log[2 * i + 1], shown: now });
+        marks.list.push({ cycle: log[2 * i], vc: log[2 * i + 1], shown: now });
       }
     }
     const cycle = this.cycle();
-    const age = (m) => Math.min((cycle - m.cycle) / BACKTRACK_MARK_CYCLES, (now - m.shown) / BACKTRACK_MARK_MS);
-    this.backtrackMarks = this.backtrackMarks.filter((m) => age(m) < 1);
-    return this.backtrackMarks.map((m) => ({ ...m, age: Math.max(0, age(m)) }));
+    const age = (m) => (f ? (now - m.shown) / MARK_MS : (cycle - m.cycle) / MARK_CYCLES);
+    marks.list = marks.list.filter((m) => age(m) < 1);
+    return marks.list.map((m) => ({ ...m, age: Math.max(0, age(m)) }));
   }
 
-  // A click on a worm follows that message; elsewhere on a node, shows its router. Worms come
-  // first: a header's dot is drawn over the edge of the node it is entering.
+  liveMisroutes() {
+    const f = this.fastFrame();
+    return f ? f.misroutes : this.explorer.misroutes();
+  }
+
+  // Canvas logical coordinates of a mouse event.
+  canvasPoint(e) {
+    const r = $('torus').getBoundingClientRect();
+    const scale = this.view.canvasSize / r.width;
+    return [(e.clientX - r.left) * scale, (e.clientY - r.top) * scale];
+  }
+
+  // A click inside a node's square shows its router (worms cross the routers they pass
+  // through); elsewhere, a click on a worm follows that message, and off both nothing changes
+  // but the end of following.
   clickCanvas(e) {
-    const r = e.target.getBoundingClientRect();
-    const scale = this.view.size / r.width;
-    const x = (e.clientX - r.left) * scale;
-    const y = (e.clientY - r.top) * scale;
-    const { owner, flits } = this.stateViews();
-    const message = this.view.messageAt(x, y, owner, flits, this.buf, $('show-lanes').checked);
-    const node = this.view.nodeAt(x, y);
-    if (message === FREE && node >= 0) {
+    const [x, y] = this.canvasPoint(e);
+    const node = this.view.nodeAt(x, y, -this.view.half * 0.15);
+    if (node >= 0) {
       this.selectNode(node === this.selected ? -1 : node);
       return;
     }
-    this.follow(message);
+    this.follow(this.view.messageAt(x, y));
+  }
+
+  // Orientation: the node or channel under the mouse, by its coordinates.
+  hoverCanvas(e) {
+    const [x, y] = this.canvasPoint(e);
+    const tip = $('torus-tip');
+    const k = this.k;
+    const at = (u) => `(${u % k}, ${Math.floor(u / k)})`;
+    const node = this.view.nodeAt(x, y, this.view.pitch * 0.12);
+    let text = '';
+    if (node >= 0) {
+      text = `node ${node} ${at(node)}`;
+    } else {
+      const c = this.view.channelAt(x, y);
+      if (c >= 0) {
+        const from = (c / 4) | 0;
+        text = `channel ${at(from)} ${PORT_NAMES[c % 4]} → ${at(neighbour(from, c % 4, k))}`;
+      }
+    }
+    if (node !== this.hover) {
+      this.hover = node;
+      this.dirty = true;
+    }
+    tip.hidden = text === '';
+    if (!text) return;
+    tip.textContent = text;
+    const box = $('torus').getBoundingClientRect();
+    const view = $('torus').parentElement.getBoundingClientRect();
+    const left = e.clientX - view.left + 14;
+    tip.style.left = `${Math.min(left, box.right - view.left - tip.offsetWidth - 4)}px`;
+    tip.style.top = `${e.clientY - view.top + 16}px`;
+  }
+
+  leaveCanvas() {
+    $('torus-tip').hidden = true;
+    if (this.hover !== -1) {
+      this.hover = -1;
+      this.dirty = true;
+    }
   }
 
   follow(id) {
@@ -697,89 +801,153 @@ class App {
   // Tracks the followed message's header (extending its trail) and describes it.
   showMessage() {
     const f = this.followed;
-    const { owner, flits, blocked } = this.stateViews();
+    const { blocked } = this.stateViews();
     const vcs = this.vcs;
-    let held = 0;
-    let inNetwork = 0;
-    let head = -1;
-    for (let i = 0; i < owner.length; i++) {
-      if (owner[i] !== f.id) continue;
-      held++;
-      inNetwork += flits[i];
-      if (this.view.isHead((i / vcs) | 0, f.id, owner)) head = i;
-    }
+    const k = this.k;
+    const w = (this.view.drawn || []).find((x) => x.id === f.id);
     const cycle = this.cycle();
-    const names = PORT_NAMES;
     let state;
-    if (held === 0) {
+    if (!w) {
       if (f.gone === null) f.gone = cycle;
       state = f.trail.length ? `left the network by cycle ${f.gone.toLocaleString('en')}` : 'no longer in the network';
     } else {
+      const head = w.header.vc;
       const c = (head / vcs) | 0;
       if (c !== f.head) {
         f.trail.push(c);
         f.head = c;
       }
-      const at = neighbour((c / 4) | 0, c % 4, this.k);
-      state = `header at node ${at} (arrived ${names[c % 4]}, VC ${head % vcs}), ${blocked[head] ? 'blocked' : 'moving'}; ` +
-        `${held} VCs held, ${inNetwork} flits buffered`;
+      const at = neighbour((c / 4) | 0, c % 4, k);
+      const flits = w.chain.reduce((n, l) => n + (l.last >= 0 ? l.last - l.first + 1 : 0), 0);
+      state = `${w.broadcast ? 'a broadcast copy; ' : ''}header at node ${at} (${at % k}, ${Math.floor(at / k)}), arrived ${PORT_NAMES[c % 4]} in VC ${head % vcs}, ${blocked[head] && w.header.first === 0 ? 'blocked' : 'moving'}; ` +
+        `${w.chain.length} VCs held, ${flits} flits in them${w.from === 0 && w.sourceFlits ? `, ${w.sourceFlits} still at the source` : ''}` +
+        `${w.probe && w.probe.lead > 0 ? `; the probe is ${w.probe.lead} channels ahead of the data` : ''}`;
     }
     $('message-text').textContent = `Message #${f.id} (followed since cycle ${f.since.toLocaleString('en')}; ` +
       `channels its header took since: ${f.trail.length}): ${state}.`;
   }
 
+  // The router panel sits under the torus, never over it: it covers neither a followed worm
+  // nor the broadcast tree a click draws.
   selectNode(node) {
     this.selected = node;
     $('router').hidden = node < 0;
-    // The panel covers the half of the torus away from the chosen node.
-    const screenRow = this.k - 1 - Math.floor(node / this.k);
-    $('router').classList.toggle('at-bottom', node >= 0 && screenRow < this.k / 2);
     // Filled now, not at the next frame drawn, so that the panel never opens empty (when paused
     // the next frame may be a while away on a busy machine).
     if (node >= 0) this.showRouter();
     this.dirty = true;
   }
 
-  // The selected node's router: every input virtual channel, what it holds, and whether its
-  // header is blocked.
+  // The selected node's router: a row per input port, a column per virtual channel, each cell
+  // the flits buffered, the message holding the VC and whether its header is blocked.
   showRouter() {
     const { flits, owner, blocked } = this.stateViews();
     const node = this.selected;
     const k = this.k;
-    const names = ['+x', '−x', '+y', '−y'];
-    $('router-title').textContent = `Router of node ${node} (x = ${node % k}, y = ${Math.floor(node / k)}): input VCs`;
+    const at = (u) => `(${u % k}, ${Math.floor(u / k)})`;
+    $('router-title').textContent = `Router of node ${node} ${at(node)}: input virtual channels`;
+    const head = el('tr', {}, [el('th', {}, ['input from']), ...Array.from({ length: this.vcs }, (_, v) => el('th', {}, [`VC ${v}`]))]);
     const rows = [];
     for (let p = 0; p < 4; p++) {
       // The channel arriving through port p comes from the neighbour on the opposite side.
       const from = neighbour(node, p ^ 1, k);
       const c = from * 4 + p;
+      const cells = [el('th', { scope: 'row' }, [`${at(from)} ${PORT_NAMES[p]}`])];
       for (let v = 0; v < this.vcs; v++) {
         const i = c * this.vcs + v;
         const o = owner[i];
-        const state = o === FREE ? 'free' : blocked[i] ? 'header blocked' : 'moving';
-        rows.push(el('tr', {}, [
-          el('td', {}, [v === 0 ? `${names[p]} from ${from}` : '']),
-          el('td', {}, [String(v)]),
-          el('td', {}, [`${flits[i]} / ${this.buf}`]),
-          el('td', {}, [o === FREE ? '–' : `#${o}`]),
-          el('td', {}, [state]),
-        ]));
+        const state = o === FREE ? (flits[i] ? 'released (a tail still here)' : 'free') : blocked[i] ? 'header blocked' : 'moving';
+        const cell = el('td', {
+          class: `vc ${o === FREE ? 'free' : blocked[i] ? 'blocked' : 'busy'}`,
+          title: `VC ${v} from ${at(from)}: ${flits[i]} of ${this.buf} flits buffered; ${o === FREE ? 'no message' : `message #${o}`}; ${state}`,
+        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${this.buf}${blocked[i] ? ' ▮' : ''}`]);
+        if (o !== FREE) cell.style.borderLeftColor = messageColour(o);
+        cells.push(cell);
       }
+      rows.push(el('tr', {}, cells));
     }
-    $('router-table').tBodies[0].replaceChildren(...rows);
+    $('router-table').replaceChildren(el('thead', {}, [head]), el('tbody', {}, rows));
   }
 
+  // The legend under the torus: one small drawing per thing the torus draws for this scenario.
   buildLegend() {
-    const sw = (colour) => el('span', { class: `swatch swatch-${colour}` });
+    const icon = (draw, width = 40) => {
+      const canvas = el('canvas', { width: String(2 * width), height: '28', class: 'legend-icon', 'aria-hidden': 'true' });
+      canvas.style.width = `${width}px`;
+      const ctx = canvas.getContext('2d');
+      ctx.scale(2, 2);
+      ctx.lineCap = 'round';
+      draw(ctx, width);
+      return canvas;
+    };
+    const body = (ctx, w, colour = MESSAGE_COLOURS[0]) => {
+      ctx.strokeStyle = 'rgba(17,17,17,0.75)';
+      ctx.lineWidth = 7;
+      ctx.beginPath(); ctx.moveTo(4, 7); ctx.lineTo(w - 8, 7); ctx.stroke();
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 5.4;
+      ctx.beginPath(); ctx.moveTo(4, 7); ctx.lineTo(w - 8, 7); ctx.stroke();
+      ctx.fillStyle = 'rgba(255,255,255,0.9)';
+      ctx.strokeStyle = 'rgba(17,17,17,0.55)';
+      ctx.lineWidth = 0.6;
+      for (let x = 8; x < w - 10; x += 6) { ctx.beginPath(); ctx.arc(x, 7, 1.6, 0, 2 * Math.PI); ctx.fill(); ctx.stroke(); }
+    };
+    const head = (ctx, x, diamond = false, colour = MESSAGE_COLOURS[0]) => {
+      ctx.fillStyle = colour;
+      ctx.strokeStyle = '#111111';
+      ctx.lineWidth = 1.2;
+      ctx.beginPath();
+      if (diamond) { ctx.moveTo(x + 5, 7); ctx.lineTo(x, 12); ctx.lineTo(x - 5, 7); ctx.lineTo(x, 2); ctx.closePath(); } else ctx.arc(x, 7, 4, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    };
+    const item = (canvas, text) => el('span', {}, [canvas, text]);
+    const heat = el('span', { class: 'swatch swatch-heat' });
+    heat.style.background = `linear-gradient(90deg, ${HEAT_STOPS.map((c) => `rgb(${c.join(',')})`).join(', ')})`;
     const items = [
-      el('span', {}, [sw('worm'), 'worm (one colour per message)']),
-      el('span', {}, [sw('head'), 'header']),
-      el('span', {}, [sw('blocked'), 'blocked header']),
-      el('span', {}, [sw('heat'), 'channel utilisation: light = idle, dark = a flit every cycle']),
-      el('span', {}, [sw('deadlock'), 'deadlock cycle']),
+      item(icon((ctx, w) => { body(ctx, w); head(ctx, w - 6); }, 46), 'a message (worm): its body through the channels it holds, a tick per flit, its header at the front'),
+      item(icon((ctx) => { head(ctx, 8); ctx.lineWidth = 3; ctx.beginPath(); ctx.moveTo(14, 1); ctx.lineTo(14, 13); ctx.stroke(); }, 20), 'header blocked'),
+      el('span', {}, ['0 ', heat, ' 1 flit/cycle: channel utilisation (heat)']),
+      item(icon((ctx, w) => { ctx.strokeStyle = '#7a0177'; ctx.lineWidth = 10; ctx.beginPath(); ctx.moveTo(6, 7); ctx.lineTo(w - 6, 7); ctx.stroke(); }, 30), 'deadlock cycle'),
     ];
-    if (this.scouting) items.push(el('span', {}, [sw('backtrack'), 'scouting backtrack']));
-    if (this.beta > 0) items.push(el('span', {}, [sw('tree'), 'broadcast tree from the selected node (click a node)']));
+    if (this.scouting) {
+      items.push(
+        item(icon((ctx, w) => {
+          body(ctx, 24);
+          ctx.strokeStyle = MESSAGE_COLOURS[0]; ctx.lineWidth = 2.4; ctx.setLineDash([3, 2.5]);
+          ctx.beginPath(); ctx.moveTo(18, 7); ctx.lineTo(w - 8, 7); ctx.stroke(); ctx.setLineDash([]);
+          head(ctx, w - 6);
+        }, 52), 'probe ahead of the data (reserved channels)'),
+        item(icon((ctx) => {
+          ctx.fillStyle = '#ffffff'; ctx.strokeStyle = '#111111'; ctx.lineWidth = 1;
+          ctx.beginPath(); ctx.moveTo(5, 7); ctx.lineTo(13, 2); ctx.lineTo(10, 7); ctx.lineTo(13, 12); ctx.closePath(); ctx.fill(); ctx.stroke();
+        }, 18), 'acknowledgement on its way back'),
+        item(icon((ctx) => {
+          ctx.strokeStyle = '#111111'; ctx.lineWidth = 2;
+          ctx.beginPath(); ctx.moveTo(4, 10); ctx.lineTo(22, 10); ctx.arc(22, 6, 4, Math.PI / 2, -Math.PI / 2, true); ctx.lineTo(10, 2); ctx.stroke();
+          ctx.fillStyle = '#111111'; ctx.beginPath(); ctx.moveTo(5, 2); ctx.lineTo(10, -1); ctx.lineTo(10, 5); ctx.closePath(); ctx.fill();
+        }, 30), 'backtrack: the probe gave this lane up'),
+      );
+    }
+    if (this.chaos) {
+      items.push(
+        item(icon((ctx) => {
+          ctx.strokeStyle = '#666666'; ctx.lineWidth = 0.8;
+          ['#E69F00', '#ffffff'].forEach((c, i) => { ctx.fillStyle = c; ctx.fillRect(2 + 9 * i, 3, 9, 8); ctx.strokeRect(2 + 9 * i, 3, 9, 8); });
+        }, 22), "a node's shared queue: its packet slots"),
+        item(icon((ctx) => {
+          ctx.beginPath();
+          for (let i = 0; i < 10; i++) { const a = (Math.PI / 5) * i - Math.PI / 2; const r = i % 2 ? 2.5 : 6; ctx.lineTo(9 + Math.cos(a) * r, 7 + Math.sin(a) * r); }
+          ctx.closePath(); ctx.fillStyle = '#111111'; ctx.fill();
+        }, 18), 'deflection (misroute)'),
+      );
+    }
+    if (this.beta > 0) {
+      items.push(
+        item(icon((ctx, w) => { body(ctx, w, MESSAGE_COLOURS[1]); head(ctx, w - 6, true, MESSAGE_COLOURS[1]); }, 40), 'broadcast copy'),
+        item(icon((ctx, w) => { ctx.strokeStyle = '#000'; ctx.lineWidth = 2; ctx.setLineDash([5, 3]); ctx.beginPath(); ctx.moveTo(2, 7); ctx.lineTo(w - 6, 7); ctx.stroke(); ctx.setLineDash([]); ctx.fillStyle = '#000'; ctx.beginPath(); ctx.moveTo(w - 1, 7); ctx.lineTo(w - 7, 3); ctx.lineTo(w - 7, 11); ctx.closePath(); ctx.fill(); }, 30), 'broadcast tree from the node you click'),
+      );
+    }
     $('legend').replaceChildren(...items);
     this.buildClassLegend();
   }
@@ -1258,10 +1426,17 @@ async function main() {
     // What the last frame drew on top of the worms: the deadlock cycle, the broadcast tree and
     // the backtracks marked.
     overlays: () => app.drawn,
+    // Where a node's centre is on the screen (CSS pixels, as a mouse event's clientX/clientY).
+    nodeCentre: (node) => {
+      const r = document.getElementById('torus').getBoundingClientRect();
+      const [x, y] = app.view.nodeCentre(node);
+      return { x: r.left + (x / app.view.canvasSize) * r.width, y: r.top + (y / app.view.canvasSize) * r.height };
+    },
     deadlockCycle: () => app.deadlockCycle(),
     vcClasses: () => JSON.parse(app.explorer.vc_classes()),
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
     selectNode: (node) => app.selectNode(node),
+    follow: (id) => app.follow(id),
     channelFlits: () => Array.from(app.stateViews().channelFlits),
     heat: () => Array.from(app.heat),
     charts: () => app.charts.describe(),

@@ -86,12 +86,14 @@ export const PRESETS = [
     title: 'One message on an idle network',
     scenario: 'k=8&routing=dor&traffic=uniform&rate=0.0003&len=16&warmup=0',
     speed: 14,
+    view: { coordinates: true },
     claims: { point: { below: [0, 0.05] } },
     text: 'Messages are so rare that each travels alone. Watch one worm: its header (the dot) ' +
       'turns at most once, from the x ring to the y ring, because dimension-order routing ' +
       'finishes x first; its body follows the header through the same channels, one flit (a ' +
       'tick on the body) per cycle. With nothing in the way a message of M flits over H hops ' +
-      'takes exactly M + H cycles, which is what the latency chart shows at the far left.',
+      'takes exactly M + H cycles, which is what the latency chart shows at the far left. The ' +
+      'nodes are labelled with their (x, y) coordinates.',
   },
   {
     group: 'Classroom',
@@ -187,12 +189,11 @@ export const PRESETS = [
     group: 'The papers\' experiments',
     title: 'Safaei et al. 2007 (Duato-Nbc): 8×8, V = 10, M = 32',
     scenario: 'k=8&routing=nbc&vcs=10&traffic=uniform&rate=0.004&len=32',
-    view: { lanes: false },
     claims: { point: { below: [0.2, 0.6] }, model: 'nbc' },
     text: 'The validation set-up of the Duato-Nbc paper: fully adaptive routing on adaptive ' +
-      'virtual channels, with negative-hop (bonus-card) escape channels to stay deadlock free. ' +
-      'Ten virtual channels per link are too many lanes to draw apart, so the lanes view starts ' +
-      `off. Compare the measured latency with the model's curve as the rate rises. ${ref('nbc')}`,
+      'virtual channels, with negative-hop (bonus-card) escape channels to stay deadlock free: ' +
+      'ten virtual-channel lanes per link, the escape ones double-lined. Compare the measured ' +
+      `latency with the model's curve as the rate rises. ${ref('nbc')}`,
   },
   {
     group: 'The papers\' experiments',

@@ -158,12 +158,13 @@ export class FastMode {
     };
   }
 
-  // Hands over a simulation's saved state and starts running it.
-  start(state) {
+  // Hands over a simulation's saved state and starts running it; `draws` says which of the
+  // optional drawing data its frames carry (chaos's shared queues, scouting's probes).
+  start(state, draws = {}) {
     this.session++;
     this.active = true;
     this.frame = null;
-    this.worker.postMessage({ op: 'fast-start', session: this.session, state }, [state.buffer]);
+    this.worker.postMessage({ op: 'fast-start', session: this.session, state, chaos: !!draws.chaos, scouting: !!draws.scouting }, [state.buffer]);
   }
 
   // Stops the session; resolves with its state at the cycle it reached.

@@ -49,13 +49,20 @@ function postFrame(session) {
     channelFlits: e.channel_flits(),
     backtracks: e.backtracks(),
     recentBacktracks: e.recent_backtracks(),
+    misroutes: e.misroutes(),
+    recentDeflections: e.recent_deflections(),
+    runs: e.worm_runs(),
+    sources: e.source_flits(),
+    queues: session.chaos ? e.shared_queue_slots() : null,
+    probes: session.scouting ? e.scouting_probes() : null,
+    acks: session.scouting ? e.acknowledgements() : null,
     deadlockCycle: JSON.parse(stats).deadlock ? e.deadlock_cycle() : null,
   });
 }
 
 function fastStart(m) {
   fastStop({});
-  fast = { id: m.session, explorer: Explorer.restore(new Uint8Array(m.state)), chunk: 16 };
+  fast = { id: m.session, explorer: Explorer.restore(new Uint8Array(m.state)), chunk: 16, chaos: !!m.chaos, scouting: !!m.scouting };
   postFrame(fast);
   yieldChannel.port2.postMessage(0);
 }
