@@ -106,12 +106,15 @@ test('on a saturated scenario the latency axis stays below 10× the zero-load la
   assert.ok(chart.y[1] < 10 * zero.latency_mean, `y axis to ${chart.y[1]}, zero-load latency ${zero.latency_mean}`);
   assert.ok(chart.y[1] >= 3 * zero.latency_mean, `y axis to ${chart.y[1]} shows the knee`);
   assert.ok(stats.latency_mean > chart.y[1], 'the live point lies above the axis (a marker on the top edge)');
-  // The load axis: from 0 to a little past the larger saturation rate, and past the live rate.
-  const saturation = Math.max(status.saturation, model.saturation_rate);
+  // The load axis, in flits/node/cycle (λ times the 16 flits of a message): from 0 to a
+  // little past the larger saturation rate, and past the live rate.
+  const M = 16;
+  const saturation = Math.max(status.saturation, model.saturation_rate) * M;
+  assert.ok(Math.abs(status.saturationLoad - status.saturation * M) < 1e-9, 'the sweep reports its saturation in both units');
   assert.equal(chart.x[0], 0);
-  assert.ok(chart.x[1] >= saturation && chart.x[1] >= 0.05, `x axis to ${chart.x[1]}, saturation ${saturation}`);
-  assert.ok(chart.x[1] <= 1.5 * Math.max(saturation, 0.05), `x axis to ${chart.x[1]}: not far past`);
-  assert.ok(chart.x[1] < model.bound_saturation_rate, 'the bound lies off the range (an arrow on the edge)');
+  assert.ok(chart.x[1] >= saturation && chart.x[1] >= 0.05 * M, `x axis to ${chart.x[1]}, saturation ${saturation}`);
+  assert.ok(chart.x[1] <= 1.5 * Math.max(saturation, 0.05 * M), `x axis to ${chart.x[1]}: not far past`);
+  assert.ok(chart.x[1] < model.bound_saturation_rate * M, 'the bound lies off the range (an arrow on the edge)');
   // The sweep spends its points below saturation, densest near it, and stops just past it.
   const rates = (await page.evaluate(() => window.torusExplorer.results().sweep)).map((p) => p.scenario_rate);
   assert.ok(Math.max(...rates) <= 1.35 * status.saturation, `sweep rates ${rates} against saturation ${status.saturation}`);

@@ -26,6 +26,8 @@ const EDITS = [
 
 test('every control changes the hash, and a reload restores every control', async () => {
   const { page, errors } = await openPage(browser.context, server.url);
+  // The load entered as the rate key itself (messages/node/cycle).
+  await page.locator('#rate-unit').selectOption('messages');
   const before = await hash(page);
   for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe']) {
     assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);

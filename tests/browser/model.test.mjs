@@ -28,7 +28,9 @@ test('model panel, bound, sweep points and live point', async () => {
   const panel = await page.locator('#model').textContent();
   if (cli.model) assert.ok(panel.includes(`(${cli.model})`) && panel.includes(cli.description), panel);
   else assert.ok(panel.includes(cli.reason), `panel gives the CLI's reason: ${panel}`);
-  assert.ok(panel.includes(`${Number(cli.bound_saturation_fraction_of_capacity).toPrecision(3)} of capacity`), `panel shows the bound: ${panel}`);
+  // The bound in flits/node/cycle (capacity 8/k on a 2-D torus), with its share of capacity.
+  const bound = cli.bound_saturation_fraction_of_capacity * (8 / 6);
+  assert.ok(panel.includes(`${bound.toFixed(3)} (${Math.round(100 * cli.bound_saturation_fraction_of_capacity)} %)`), `panel shows the bound: ${panel}`);
 
   await page.evaluate(() => window.torusExplorer.step(1500));
   const stats = await page.evaluate(() => window.torusExplorer.stats());
@@ -52,10 +54,10 @@ test('model panel, bound, sweep points and live point', async () => {
   const { head, sweep, live } = await table();
   assert.equal(head.filter((h) => h.startsWith('model')).length, cli.model ? 1 : 0, `a model column exactly when a model applies: ${head}`);
   assert.equal(live.length, 1, 'one live point');
-  assert.equal(live[0].rate, 0.01, 'at the scenario rate');
+  assert.equal(live[0].rate, 0.01 * 8, 'at the scenario load: λ times the 8 flits of a message');
   const shownLatency = parseFloat(live[0].value);
   const current = await page.evaluate(() => window.torusExplorer.stats().latency_mean);
   assert.ok(Math.abs(shownLatency - current) < 1e-3, `live point ${shownLatency} is the live mean ${current}`);
-  assert.ok(Math.max(...sweep.map((p) => p.rate)) <= cli.bound_saturation_rate, 'the sweep stays below the bound');
+  assert.ok(Math.max(...sweep.map((p) => p.rate)) <= cli.bound_saturation_rate * 8 * (1 + 1e-9), 'the sweep stays below the bound');
   assert.deepEqual(errors, []);
 });

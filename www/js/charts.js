@@ -1,9 +1,13 @@
 // The four uPlot charts, each with a "table" toggle (its numbers as an HTML table, for screen
-// readers and for copying) and a PNG export. Latency against load is drawn as the papers draw
-// it: from zero to just past saturation, latency up to a few times its zero-load value (points
-// above are markers on the top edge), with a log-y toggle, drag-to-zoom and a tooltip.
+// readers and for copying) and a PNG export ready for a slide (twice the resolution, with its
+// title, legend, axis units and the scenario). Latency against load is drawn as the papers
+// draw it: from zero to just past saturation, latency up to a few times its zero-load value
+// (points above are markers on the top edge), with a log-y toggle, drag-to-zoom and a tooltip.
+// Loads and throughputs are in flits/node/cycle throughout (units.js), the fraction of
+// capacity on a second axis where it helps.
 import uPlot from '../vendor/uPlot.esm.js';
 import { el, download } from './dom.js';
+import { FLITS } from './units.js';
 
 const INK = '#222222';
 const BLUE = '#0072B2';
@@ -19,6 +23,9 @@ export const PIN_COLOURS = ['#56B4E9', '#E69F00', '#8C7A00', '#777777'];
 const LATENCY_CEILING = 5;
 // The load axis runs this far past the larger of the simulated and the predicted saturation rate.
 const LOAD_MARGIN = 1.12;
+// The accepted-against-offered chart runs this far past the simulated saturation, far enough
+// to show the flattening.
+const THROUGHPUT_MARGIN = 1.35;
 
 function fmt(v) {
   if (v == null || Number.isNaN(v)) return '–';
@@ -98,7 +105,9 @@ function edgeMarkers(u, idx, colour, hollow) {
     if (ys[i] == null) continue;
     const px = u.valToPos(xs[i], 'x', true);
     const py = u.valToPos(ys[i], 'y', true);
-    if (inBox(u, px, py)) continue;
+    // Points past either end of the load axis (the sweep's last points past saturation) are
+    // left to the table; those above or below the latency axis get a marker on its edge.
+    if (inBox(u, px, py) || px < left - 0.5 || px > left + width + 0.5) continue;
     const x = Math.min(Math.max(px, left), left + width);
     const y = Math.min(Math.max(py, top), top + height);
     ctx.beginPath();
@@ -171,6 +180,36 @@ function verticalLine(u, xValue, colour, label, offRange = null) {
     ctx.textAlign = onRight ? 'left' : 'right';
     ctx.fillText(label, x + (onRight ? 4 : -4) * r, top + height - 8 * r * (u.fontScale || 1));
   }
+  ctx.restore();
+}
+
+// Past saturation: a thin line from each point's worst source up to its mean, so that the
+// spread between them reads as one mark.
+function spreadLines(u, series) {
+  const ctx = u.ctx;
+  const r = uPlot.pxRatio;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+  ctx.clip();
+  ctx.lineWidth = 1.5 * r;
+  series.forEach((s, j) => {
+    if (s.spreadOf == null) return;
+    const mins = u.data[j + 1];
+    const means = u.data[s.spreadOf + 1];
+    // A plot about to be replaced (its series changed) may still draw once with its old data.
+    if (!mins || !means) return;
+    ctx.strokeStyle = s.stroke;
+    ctx.setLineDash([3 * r, 2 * r]);
+    for (let i = 0; i < u.data[0].length; i++) {
+      if (mins[i] == null || means[i] == null) continue;
+      const x = u.valToPos(u.data[0][i], 'x', true);
+      ctx.beginPath();
+      ctx.moveTo(x, u.valToPos(mins[i], 'y', true));
+      ctx.lineTo(x, u.valToPos(means[i], 'y', true));
+      ctx.stroke();
+    }
+  });
   ctx.restore();
 }
 
@@ -273,6 +312,18 @@ class Chart {
       axes: [
         { label: spec.xLabel, labelSize: Math.round(16 * f), size: Math.round(34 * f), font, labelFont: font },
         { label: spec.yLabel, labelSize: Math.round(16 * f), size: Math.round(50 * f), font, labelFont: font },
+        // The same scale again, on the right, as a fraction of the torus's capacity.
+        ...(spec.capacityAxis ? [{
+          scale: 'y',
+          side: 1,
+          label: 'fraction of capacity',
+          labelSize: Math.round(16 * f),
+          size: Math.round(44 * f),
+          font,
+          labelFont: font,
+          grid: { show: false },
+          values: (u, ticks) => ticks.map((t) => (spec.capacityAxis() > 0 ? fmt(Number((t / spec.capacityAxis()).toPrecision(3))) : '')),
+        }] : []),
       ],
       series: [{ label: spec.xLabel }, ...this.series.map((s) => ({
         label: s.label,
@@ -403,7 +454,7 @@ class Chart {
     const y = u.data[best.j + 1][best.i];
     const ci = this.ci[best.j] ? this.ci[best.j][best.i] : null;
     const off = !inBox(u, u.valToPos(x, 'x', true), u.valToPos(y, 'y', true));
-    tip.textContent = `${best.s.label}: λ = ${fmt(x)}, ${fmt(y)}${ci > 0 ? ` ± ${fmt(ci)}` : ''} cycles${off ? ' (off the axis)' : ''}`;
+    tip.textContent = this.spec.tip(best.s.label, x, y, ci, off);
     tip.hidden = false;
     const px = (best.px - bbox.left) / r;
     const py = (best.py - bbox.top) / r;
@@ -424,16 +475,121 @@ class Chart {
     this.table.replaceChildren(el('caption', {}, [this.title]), el('thead', {}, [header]), el('tbody', {}, rows));
   }
 
-  exportPng() {
-    const src = this.plot.ctx.canvas;
+  // A PNG for a slide: the chart drawn again at twice its size on screen (fonts and lines
+  // too), under its title, over its legend and the scenario it shows; named after the
+  // scenario (Charts.fileStem).
+  async exportPng() {
+    const canvas = await this.slideCanvas();
+    canvas.toBlob((blob) => download(blob, `${this.owner.fileStem()}-${this.figure.id.replace(/^chart-/, '')}.png`));
+  }
+
+  async slideCanvas() {
+    const factor = 2 / uPlot.pxRatio;
+    const holder = el('div', { class: 'export-holder', 'aria-hidden': 'true' });
+    document.body.append(holder);
+    const fontScale = this.fontScale;
+    this.fontScale = fontScale * factor;
+    let plot;
+    try {
+      const opts = this.opts();
+      opts.width = Math.round(this.plot.width * factor);
+      opts.height = Math.round(this.plot.height * factor);
+      opts.legend = { show: false };
+      opts.cursor = { show: false };
+      plot = new uPlot(opts, this.data, holder);
+      if (this.zoomed && this.zoom) {
+        plot.setScale('x', this.zoom.x);
+        plot.setScale('y', this.zoom.y);
+      }
+    } finally {
+      this.fontScale = fontScale;
+    }
+    // uPlot sizes and draws the plot once the current task is over.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const src = plot.ctx.canvas;
+    const r = uPlot.pxRatio * factor;
+    const pad = Math.round(12 * r);
+    const titleFont = `bold ${Math.round(15 * r)}px sans-serif`;
+    const font = `${Math.round(11.5 * r)}px sans-serif`;
+    const small = `${Math.round(10 * r)}px sans-serif`;
+    const width = src.width + 2 * pad;
+    const measure = document.createElement('canvas').getContext('2d');
+    // The legend, wrapped to the width: a swatch and the label of each series drawn.
+    measure.font = font;
+    const entries = this.series.filter((s) => s.legend !== false).map((s) => ({ s, w: Math.round(22 * r) + measure.measureText(s.label).width + Math.round(16 * r) }));
+    const legendRows = [];
+    for (const e of entries) {
+      const row = legendRows[legendRows.length - 1];
+      if (row && row.w + e.w <= width - 2 * pad) {
+        row.items.push(e);
+        row.w += e.w;
+      } else legendRows.push({ items: [e], w: e.w });
+    }
+    // The scenario, broken at its '&'s to the width.
+    measure.font = small;
+    const lines = [];
+    let line = 'scenario: ';
+    for (const part of this.owner.scenarioText().split('&')) {
+      const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
+      if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
+        lines.push(`${line}&`);
+        line = part;
+      } else line = next;
+    }
+    lines.push(line);
+    const lineH = Math.round(16 * r);
+    const height = pad + Math.round(22 * r) + src.height + pad / 2 + legendRows.length * lineH + pad / 2 + lines.length * Math.round(14 * r) + pad;
     const out = document.createElement('canvas');
-    out.width = src.width;
-    out.height = src.height;
+    out.width = width;
+    out.height = Math.round(height);
     const ctx = out.getContext('2d');
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, out.width, out.height);
-    ctx.drawImage(src, 0, 0);
-    out.toBlob((blob) => download(blob, `${this.figure.id}.png`));
+    ctx.fillStyle = INK;
+    ctx.textBaseline = 'top';
+    ctx.font = titleFont;
+    ctx.fillText(this.title, pad, pad);
+    let y = pad + Math.round(22 * r);
+    ctx.drawImage(src, pad, y);
+    y += src.height + pad / 2;
+    ctx.font = font;
+    ctx.textBaseline = 'middle';
+    for (const row of legendRows) {
+      let x = pad;
+      for (const { s, w } of row.items) {
+        ctx.strokeStyle = s.stroke;
+        ctx.fillStyle = s.points ? (s.points.fill || s.stroke) : s.stroke;
+        ctx.lineWidth = 2 * r;
+        ctx.setLineDash(s.dash ? s.dash.map((d) => d * r) : []);
+        if (s.points && s.width === 0) {
+          ctx.beginPath();
+          ctx.arc(x + 9 * r, y + lineH / 2, 4 * r, 0, 2 * Math.PI);
+          ctx.fill();
+          ctx.stroke();
+        } else {
+          ctx.beginPath();
+          ctx.moveTo(x, y + lineH / 2);
+          ctx.lineTo(x + 18 * r, y + lineH / 2);
+          ctx.stroke();
+        }
+        ctx.setLineDash([]);
+        ctx.fillStyle = INK;
+        ctx.fillText(s.label, x + 22 * r, y + lineH / 2);
+        x += w;
+      }
+      y += lineH;
+    }
+    y += pad / 2;
+    ctx.font = small;
+    ctx.fillStyle = '#444444';
+    ctx.textBaseline = 'top';
+    for (const l of lines) {
+      ctx.fillText(l, pad, y);
+      y += Math.round(14 * r);
+    }
+    plot.destroy();
+    holder.remove();
+    return out;
   }
 
   // What the reader sees: the title, the ranges as drawn and the series' labels, with the
@@ -444,6 +600,9 @@ class Chart {
     this.series.forEach((s, j) => { points[s.label] = (this.data[j + 1] || []).filter((v) => v != null).length; });
     return {
       title: this.title,
+      xLabel: this.spec.xLabel,
+      yLabel: this.spec.yLabel,
+      axes: u.axes.map((a) => a.label),
       x: [u.scales.x.min, u.scales.x.max],
       y: [u.scales.y.min, u.scales.y.max],
       series: this.series.map((s) => s.label),
@@ -473,12 +632,19 @@ function align(lists) {
   return [xs, ys, cis];
 }
 
-// The rate at which a set of sweep points saturates: the lowest saturated rate, else the
-// highest rate swept (the curve has not turned up yet as far as it is known).
+// The load at which a set of sweep points saturates: the lowest saturated load, else the
+// highest load swept (the curve has not turned up yet as far as it is known).
 function sweptSaturation(sweep) {
-  const saturated = sweep.filter((p) => p.saturated).map((p) => p.rate);
+  const saturated = sweep.filter((p) => p.saturated).map((p) => p.load);
   if (saturated.length) return Math.min(...saturated);
-  return sweep.length ? Math.max(...sweep.map((p) => p.rate)) : null;
+  return sweep.length ? Math.max(...sweep.map((p) => p.load)) : null;
+}
+
+// The highest load a set of sweep points carried (the lowest saturated one's neighbour below).
+function keptUp(sweep) {
+  const top = sweptSaturation(sweep);
+  const below = sweep.filter((p) => !p.saturated && p.load < (top ?? Infinity)).map((p) => p.load);
+  return below.length ? Math.max(...below) : top;
 }
 
 export class Charts {
@@ -494,9 +660,10 @@ export class Charts {
     this.latency = new Chart(loadParent, {
       id: 'chart-latency',
       title: 'Latency against offered load',
-      xLabel: 'offered load λ (messages/node/cycle)',
+      xLabel: `offered load (${FLITS})`,
       yLabel: 'latency (cycles)',
       zoom: true,
+      tip: (label, x, y, ci, off) => `${label}: offered ${fmt(x)} ${FLITS}, ${fmt(y)}${ci > 0 ? ` ± ${fmt(ci)}` : ''} cycles${off ? ' (off the axis)' : ''}`,
       logToggle: true,
       tooltip: true,
       height: () => this.latencyHeight(),
@@ -509,7 +676,7 @@ export class Charts {
       series: this.loadSeries(),
       draw: (u) => {
         const bound = this.bound;
-        verticalLine(u, bound, GREEN, 'channel-load bound', bound == null ? null : `channel-load bound λ = ${fmt(Number(bound.toPrecision(3)))}`);
+        verticalLine(u, bound, GREEN, 'channel-load bound', bound == null ? null : `channel-load bound ${fmt(Number(bound.toPrecision(3)))} ${FLITS}`);
       },
     });
     this.overTime = new Chart(parent, {
@@ -517,16 +684,18 @@ export class Charts {
       title: 'Live mean latency with its 95 % confidence band',
       xLabel: 'cycle',
       yLabel: 'latency (cycles)',
+      ranges: () => ({ x: (u, min, max) => [0, niceMax(Math.max(max ?? 0, this.live && this.live.deadlockAt != null ? this.live.deadlockAt : 0))] }),
       empty: () => 'no message delivered yet',
       series: [
         { label: 'warm-up (not measured)', stroke: GREY, width: 2, dash: [2, 3], points: { show: true, size: 3, fill: GREY } },
         { label: 'mean', stroke: BLUE, width: 2, points: { show: true, size: 3 } },
-        { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 4, counts: false },
-        { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, counts: false },
+        { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 4, counts: false, legend: false },
+        { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, counts: false, legend: false },
         { label: 'model', stroke: INK, width: 1.5, dash: [6, 4], spanGaps: true, counts: false },
       ],
       draw: (u) => {
         if (this.warmup > 0 && u.data[0].length) verticalLine(u, this.warmup, GREY, 'measurement starts');
+        if (this.live && this.live.deadlockAt != null) verticalLine(u, this.live.deadlockAt, '#7a0177', 'deadlock: the latency stops here');
       },
     });
     this.histogram = new Chart(parent, {
@@ -541,17 +710,33 @@ export class Charts {
     this.throughput = new Chart(parent, {
       id: 'chart-throughput',
       title: 'Accepted against offered throughput',
-      xLabel: 'offered (fraction of capacity)',
-      yLabel: 'accepted (fraction)',
-      ranges: () => ({ x: (u, min, max) => [0, niceMax(Math.max(max, this.boundFraction ?? 0))] }),
-      series: [
-        { label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true, counts: false },
-        { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } },
-        { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } },
-      ],
-      draw: (u) => verticalLine(u, this.boundFraction, GREEN, 'bound'),
+      xLabel: `offered (${FLITS})`,
+      yLabel: `accepted (${FLITS})`,
+      capacityAxis: () => this.capacity,
+      height: () => 190,
+      ranges: () => ({ x: () => [0, this.throughputTop()], y: () => [0, this.throughputTop()] }),
+      series: this.throughputSeries(),
+      draw: (u) => {
+        if (this.spread) spreadLines(u, this.throughput.series);
+        verticalLine(u, this.boundLoad, GREEN, 'channel-load bound');
+      },
     });
+    for (const chart of [this.latency, this.overTime, this.histogram, this.throughput]) chart.owner = this;
+    this.naming = { fileStem: () => 'torus', scenarioText: () => '' };
     this.timeline = [];
+  }
+
+  // How exports name their files and which scenario they print: { fileStem(), scenarioText() }.
+  setNaming(naming) {
+    this.naming = naming;
+  }
+
+  fileStem() {
+    return this.naming.fileStem();
+  }
+
+  scenarioText() {
+    return this.naming.scenarioText();
   }
 
   // ---- latency against load ----------------------------------------------------------
@@ -585,12 +770,12 @@ export class Charts {
     const ends = [];
     const add = (v) => { if (v > 0 && Number.isFinite(v)) ends.push(v); };
     for (const set of [{ models: this.models, sweep: this.sweep }, ...this.pins]) {
-      for (const m of set.models) add(m.saturation);
+      for (const m of set.models) add(m.saturationLoad);
       add(sweptSaturation(set.sweep));
     }
     if (!ends.length) add(this.bound);
     const top = Math.max(0, ...ends) * LOAD_MARGIN;
-    const live = this.live ? this.live.rate * 1.05 : 0;
+    const live = this.live ? this.live.load * 1.05 : 0;
     return niceCeil(Math.max(top, live, 1e-6));
   }
 
@@ -613,13 +798,28 @@ export class Charts {
     return [low, niceCeil(high * 1.2)];
   }
 
-  // models: [{label, points: [{rate, latency}], saturation}] for the current scenario.
-  setModels(models, { bound, boundFraction, latencyAtRate }) {
+  // models: [{label, points: [{load, latency}], saturationLoad}] for the current scenario
+  // (loads in flits/node/cycle); bound: the channel-load bound, flits/node/cycle.
+  setModels(models, { bound, latencyAtRate }) {
     this.models = models;
     this.bound = bound;
-    this.boundFraction = boundFraction;
+    this.boundLoad = bound;
     this.modelLatency = latencyAtRate;
     this.latency.setSeries(this.loadSeries());
+    this.redrawLoad();
+  }
+
+  // The torus's capacity (flits/node/cycle), for the fraction-of-capacity axis.
+  setCapacity(capacity) {
+    this.capacity = capacity;
+  }
+
+  // Whether the accepted-against-offered chart shows each point's worst-served source beside
+  // its mean (past saturation, where a starved source hides behind a healthy mean).
+  setSpread(on) {
+    if (on === this.spread) return;
+    this.spread = on;
+    this.throughput.setSeries(this.throughputSeries());
     this.redrawLoad();
   }
 
@@ -637,14 +837,36 @@ export class Charts {
 
   addSweepPoint(p) {
     this.sweep.push(p);
-    this.sweep.sort((a, b) => a.rate - b.rate);
+    this.sweep.sort((a, b) => a.load - b.load);
     this.redrawLoad();
   }
 
+  // The accepted-against-offered chart's series: the line accepted = offered, the sweep's
+  // mean accepted throughput and the live one, each with its worst source when the spread is
+  // shown.
+  throughputSeries() {
+    const series = [{ label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true, counts: false }];
+    series.push({ label: 'mean (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } });
+    if (this.spread) series.push({ label: 'worst source (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, width: 2, stroke: BLUE, fill: '#ffffff' }, spreadOf: 1 });
+    series.push({ label: 'live mean', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } });
+    if (this.spread) series.push({ label: 'live worst source', stroke: ORANGE, width: 0, points: { show: true, size: 9, width: 2, stroke: ORANGE, fill: '#ffffff' }, spreadOf: series.length - 1 });
+    return series;
+  }
+
+  // Both axes of the accepted-against-offered chart: from 0 to a little past the simulated
+  // saturation (the highest load the sweep carried), so that the flattening shows; before the
+  // sweep knows, a little past the bound or the live load.
+  throughputTop() {
+    const kept = keptUp(this.sweep);
+    const live = this.live && this.live.offered != null ? this.live.offered * 1.05 : 0;
+    const top = kept > 0 ? kept * THROUGHPUT_MARGIN : (this.boundLoad ?? 0) * 1.1;
+    return niceCeil(Math.max(top, live, 1e-6));
+  }
+
   redrawLoad() {
-    const curve = (m) => m.points.map((p) => ({ x: p.rate, y: p.latency }));
-    const swept = (sweep) => sweep.filter((p) => p.latency != null).map((p) => ({ x: p.rate, y: p.latency, ci: p.ci }));
-    const live = this.live && this.live.latency != null ? [{ x: this.live.rate, y: this.live.latency, ci: this.live.ci }] : [];
+    const curve = (m) => m.points.map((p) => ({ x: p.load, y: p.latency }));
+    const swept = (sweep) => sweep.filter((p) => p.latency != null).map((p) => ({ x: p.load, y: p.latency, ci: p.ci }));
+    const live = this.live && this.live.latency != null ? [{ x: this.live.load, y: this.live.latency, ci: this.live.ci }] : [];
     const lists = [...this.models.map(curve), swept(this.sweep), live];
     for (const pin of this.pins) lists.push(...pin.models.map(curve), swept(pin.sweep));
     const [xs, ys, cis] = align(lists);
@@ -653,12 +875,12 @@ export class Charts {
 
     const thr = this.sweep.filter((p) => p.offered != null);
     const liveThr = this.live && this.live.offered != null ? [this.live] : [];
-    const ends = [0, ...thr.map((p) => p.offered), ...liveThr.map((p) => p.offered), 1];
-    const [txs, tys] = align([
-      [{ x: 0, y: 0 }, { x: Math.max(...ends), y: Math.max(...ends) }],
-      thr.map((p) => ({ x: p.offered, y: p.accepted })),
-      liveThr.map((p) => ({ x: p.offered, y: p.accepted })),
-    ]);
+    const top = this.throughputTop();
+    const lists2 = [[{ x: 0, y: 0 }, { x: top, y: top }], thr.map((p) => ({ x: p.offered, y: p.accepted }))];
+    if (this.spread) lists2.push(thr.map((p) => ({ x: p.offered, y: p.acceptedMin })));
+    lists2.push(liveThr.map((p) => ({ x: p.offered, y: p.accepted })));
+    if (this.spread) lists2.push(liveThr.map((p) => ({ x: p.offered, y: p.acceptedMin })));
+    const [txs, tys] = align(lists2);
     this.throughput.set([txs, ...tys]);
   }
 
@@ -671,7 +893,7 @@ export class Charts {
     this.models = [];
     this.live = null;
     this.bound = null;
-    this.boundFraction = null;
+    this.boundLoad = null;
     this.modelLatency = null;
     this.timeline = [];
     this.latency.setSeries(this.loadSeries());
@@ -680,8 +902,10 @@ export class Charts {
     this.histogram.set([[], []]);
   }
 
-  // live: { cycle, rate, latency, ci, warmupLatency, offered, accepted }: the measured running
-  // mean once measurement has started, the warm-up's own running mean before.
+  // live: { cycle, load, rate, latency, ci, warmupLatency, deadlockAt, offered, accepted,
+  // acceptedMin }: the measured running mean once measurement has started (none after a
+  // deadlock), the warm-up's own running mean before; load, offered, accepted and acceptedMin
+  // (the worst source's) in flits/node/cycle.
   setLive(live) {
     this.live = live;
     const last = this.timeline[this.timeline.length - 1];

@@ -10,6 +10,8 @@ import { PRESETS, DEFAULT_SCENARIO, PAPERS, DEFAULT_SPEED, DEFAULT_VIEW, claimWo
 import { Sweep } from './sweep.js';
 import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
 import { el, download } from './dom.js';
+import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, flitsText } from './units.js';
+import { CONTROLS, choiceLabel, GLOSSARY } from './words.js';
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
@@ -63,6 +65,7 @@ class App {
     this.schema = JSON.parse(api.scenario_schema());
     this.view = new TorusView($('torus'));
     this.charts = new Charts($('load-chart'), $('charts'));
+    this.charts.setNaming({ fileStem: () => this.fileStem(), scenarioText: () => this.scenario || '' });
     this.explorer = null;
     this.scenario = null;
     this.playing = false;
@@ -76,6 +79,7 @@ class App {
     this.lastRun = null;
     this.dirty = true;
     this.buildForm();
+    $('glossary').replaceChildren(...GLOSSARY.flatMap(([word, meaning]) => [el('dt', {}, [word]), el('dd', {}, [meaning])]));
     this.buildPresets();
     this.buildPinControls();
     this.bindControls();
@@ -114,6 +118,7 @@ class App {
     this.scout = Number(get(canonical, 'scout'));
     this.chaos = get(canonical, 'routing') === 'chaos';
     this.capacity = this.api.capacity_flits(canonical);
+    this.charts.setCapacity(this.capacity);
     this.view.setGeometry(this.k, this.vcs, this.buf);
     this.heat = new Float32Array(this.k * this.k * 4);
     this.views = null;
@@ -123,6 +128,7 @@ class App {
     this.beta = Number(get(canonical, 'beta'));
     this.scouting = get(canonical, 'switching') === 'scouting';
     this.deadlock = null;
+    this.deadlockAt = null;
     this.marks = { backtracks: { list: [], seen: 0 }, deflections: { list: [], seen: 0 } };
     this.drawn = null;
     this.showDeadlock();
@@ -134,6 +140,7 @@ class App {
     this.writeHash();
     this.warmup = Number(get(canonical, 'warmup'));
     this.charts.clear(this.warmup);
+    this.updateSpread();
     this.lastRun = null;
     this.modelReport = null;
     this.models = [];
@@ -204,79 +211,143 @@ class App {
 
   // ---- controls ----------------------------------------------------------------------
 
+  // Each control is labelled by what it is (words.js), with its scenario key in a tooltip; the
+  // choices of routing, switching and traffic likewise. A control that does not apply to the
+  // chosen routing or switching is hidden. The load is entered in flits/node/cycle or as the
+  // rate λ in messages/node/cycle, the unit the reader picks (units.js converts).
   buildForm() {
     const s = this.schema;
     const form = $('scenario-form');
-    const number = (key, label, min, max, step = 1, help = '') => ({ key, label, help, make: () => el('input', { type: 'number', min: String(min), max: String(max), step: String(step) }) });
-    const select = (key, label, options, help = '') => ({ key, label, help, make: () => el('select', {}, options.map((o) => el('option', { value: o }, [o]))) });
-    const fields = {
-      k: number('k', 'k, radix (k×k nodes)', PAGE_K[0], PAGE_K[1]),
-      n: select('n', 'n, dimensions', ['2'], 'the page draws 2-D tori; the CLI runs n = 1..3'),
-      routing: select('routing', 'routing', s.routing),
-      switching: select('switching', 'switching', s.switching),
-      scout: number('scout', 'scout, probe lead K', s.scout[0], s.scout[1]),
-      traffic: select('traffic', 'traffic', s.traffic),
-      rate: number('rate', 'rate λ (messages/node/cycle)', 0, 1, 'any'),
-      len: number('len', 'len, message length (flits)', s.len[0], s.len[1]),
-      vcs: number('vcs', 'vcs, virtual channels', s.vcs[0], s.vcs[1]),
-      buf: number('buf', 'buf, flits per VC buffer', s.buf[0], s.buf[1]),
-      mq: number('mq', 'mq, shared-queue slots (chaos)', s.mq[0], s.mq[1], 1, 'packets per node; 0 for every other algorithm'),
-      beta: number('beta', 'β, broadcast fraction', 0, 1, 'any'),
-      seed: { key: 'seed', label: 'seed', make: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}', spellcheck: 'false' }) },
-      warmup: number('warmup', 'warmup (cycles)', s.warmup[0], s.warmup[1]),
-      cycles: number('cycles', 'cycles measured', s.cycles[0], s.cycles[1]),
-      unsafe: { key: 'unsafe', label: 'unsafe (allow deadlock)', make: () => el('input', { type: 'checkbox' }) },
-      qcap: number('qcap', 'qcap, source-queue cap (messages)', s.qcap[0], s.qcap[1], 1, 'a full queue holds arrivals back'),
+    const number = (min, max, step = 1) => () => el('input', { type: 'number', min: String(min), max: String(max), step: String(step) });
+    const select = (key, options) => () => el('select', {}, options.map((o) => el('option', { value: o, title: `${key}=${o}` }, [choiceLabel(key, o)])));
+    const makers = {
+      k: number(PAGE_K[0], PAGE_K[1]),
+      n: select('n', ['2']),
+      routing: select('routing', s.routing),
+      switching: select('switching', s.switching),
+      scout: number(s.scout[0], s.scout[1]),
+      traffic: select('traffic', s.traffic),
+      rate: number(0, 1, 'any'),
+      len: number(s.len[0], s.len[1]),
+      vcs: number(s.vcs[0], s.vcs[1]),
+      buf: number(s.buf[0], s.buf[1]),
+      mq: number(s.mq[0], s.mq[1]),
+      beta: number(0, 1, 'any'),
+      seed: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}', spellcheck: 'false' }),
+      warmup: number(s.warmup[0], s.warmup[1]),
+      cycles: number(s.cycles[0], s.cycles[1]),
+      unsafe: () => el('input', { type: 'checkbox' }),
+      qcap: number(s.qcap[0], s.qcap[1]),
     };
     this.inputs = {};
+    this.rows = {};
     for (const key of s.keys) {
-      const f = fields[key];
-      if (!f) throw new Error(`no control for scenario key ${key}`);
-      const input = f.make();
+      const make = makers[key];
+      const words = CONTROLS[key];
+      if (!make || !words) throw new Error(`no control for scenario key ${key}`);
+      const input = make();
       input.id = `key-${key}`;
       input.name = key;
+      const tip = `${words.help} (scenario key ${key}${key === 'rate' ? ', in messages/node/cycle' : ''})`;
+      input.title = tip;
       this.inputs[key] = input;
-      const row = el('div', { class: 'field' }, [el('label', { for: input.id }, [f.label]), input]);
+      const label = el('label', { for: input.id, title: tip }, [words.label]);
+      const row = el('div', { class: input.tagName === 'SELECT' ? 'field wide' : 'field', 'data-key': key }, [label, input]);
       if (key === 'rate') {
-        this.rateSlider = el('input', { type: 'range', min: '0', max: '0.1', step: '0.0005', 'aria-label': 'rate slider' });
-        row.append(this.rateSlider);
+        this.rateUnit = el('select', { id: 'rate-unit', 'aria-label': 'unit of the offered load', title: 'the unit the load is entered in' }, [
+          el('option', { value: 'flits' }, [FLITS]),
+          el('option', { value: 'messages' }, [`${MESSAGES} (λ)`]),
+        ]);
+        this.rateUnit.value = this.storedRateUnit();
+        this.rateSlider = el('input', { type: 'range', min: '0', max: '1', step: 'any', 'aria-label': 'offered load slider' });
+        this.rateNote = el('small', { id: 'rate-note' });
+        row.append(this.rateUnit, this.rateSlider, this.rateNote);
       }
-      if (f.help) row.append(el('small', {}, [f.help]));
       form.append(row);
+      this.rows[key] = row;
     }
   }
 
+  // The rate unit the reader chose last time (flits/node/cycle until they choose).
+  storedRateUnit() {
+    try {
+      return localStorage.getItem('torus-explorer-rate-unit') === 'messages' ? 'messages' : 'flits';
+    } catch {
+      return 'flits';
+    }
+  }
+
+  setRateUnit(unit) {
+    this.rateUnit.value = unit;
+    try {
+      localStorage.setItem('torus-explorer-rate-unit', unit);
+    } catch {
+      // A page opened from a file may have no storage: the choice lasts this visit.
+    }
+    this.syncForm();
+  }
+
+  // The form's values as a scenario string. `changedKey` is the control the reader changed: a
+  // new routing algorithm starts from its own defaults for virtual channels and the shared
+  // queue (and chaos, virtual cut-through, from its own buffer depth); wormhole switching
+  // drops the probe lead. The load entered in flits/node/cycle becomes the rate key with the
+  // form's message length and broadcast fraction.
   formString(changedKey) {
+    const values = {};
+    for (const key of this.schema.keys) {
+      const input = this.inputs[key];
+      values[key] = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
+    }
+    if (changedKey === 'switching' && values.switching === 'wormhole') values.scout = '0';
+    if (this.rateUnit.value === 'flits' && values.rate !== '' && Number.isFinite(Number(values.rate))) {
+      values.rate = String(messageRate(values, Number(values.rate)));
+    }
     return this.schema.keys
-      // A new routing algorithm starts from its own defaults for virtual channels and the
-      // shared queue, and chaos (virtual cut-through) also from its own buffer depth.
       .filter((key) => !(changedKey === 'routing'
-        && (key === 'vcs' || key === 'mq' || (key === 'buf' && this.inputs.routing.value === 'chaos'))))
-      .map((key) => {
-        const input = this.inputs[key];
-        const value = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
-        return `${key}=${encodeURIComponent(value)}`;
-      }).join('&');
+        && (key === 'vcs' || key === 'mq' || (key === 'buf' && values.routing === 'chaos'))))
+      .map((key) => `${key}=${encodeURIComponent(values[key])}`).join('&');
   }
 
   syncForm() {
     if (!this.scenario) return;
-    for (const [key, value] of pairs(this.scenario)) {
+    const values = Object.fromEntries(pairs(this.scenario));
+    for (const [key, value] of Object.entries(values)) {
       const input = this.inputs[key];
+      if (!input) continue;
       if (input.type === 'checkbox') input.checked = value === '1';
       else input.value = value;
     }
-    this.rateSlider.value = get(this.scenario, 'rate');
+    for (const [key, row] of Object.entries(this.rows)) {
+      const when = CONTROLS[key].when;
+      row.hidden = !!when && !when(values);
+    }
+    const rate = Number(values.rate);
+    const flits = flitLoad(values);
+    const capacity = this.api.capacity_flits(this.scenario);
+    if (this.rateUnit.value === 'flits') {
+      this.inputs.rate.value = String(Number(flits.toPrecision(6)));
+      this.rateSlider.max = String(1.2 * capacity);
+      this.rateSlider.value = String(flits);
+      this.rateNote.textContent = `${capacityText(flits, capacity)}; rate λ = ${rate} ${MESSAGES}`;
+    } else {
+      this.rateSlider.max = String(Number(((1.2 * capacity) / flitsPerMessage(values)).toPrecision(3)));
+      this.rateSlider.value = String(rate);
+      this.rateNote.textContent = `= ${loadText(flits, capacity)}`;
+    }
   }
 
   bindControls() {
     $('scenario-form').addEventListener('change', (e) => {
+      if (e.target === this.rateUnit) {
+        this.setRateUnit(this.rateUnit.value);
+        return;
+      }
       const key = e.target.name;
-      if (e.target === this.rateSlider) this.inputs.rate.value = this.rateSlider.value;
+      if (e.target === this.rateSlider) this.inputs.rate.value = Number(Number(this.rateSlider.value).toPrecision(3));
       this.apply(this.formString(key));
     });
     $('scenario-form').addEventListener('submit', (e) => e.preventDefault());
-    this.rateSlider.addEventListener('input', () => { this.inputs.rate.value = this.rateSlider.value; });
+    this.rateSlider.addEventListener('input', () => { this.inputs.rate.value = Number(Number(this.rateSlider.value).toPrecision(3)); });
     $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     $('step').addEventListener('click', () => { this.pause(); this.step(1); });
     $('reset').addEventListener('click', () => this.apply(this.scenario));
@@ -288,7 +359,7 @@ class App {
     $('copy-link').addEventListener('click', () => this.copyLink());
     $('export-json').addEventListener('click', () => this.exportJson());
     $('export-csv').addEventListener('click', () => this.exportCsv());
-    $('export-png').addEventListener('click', () => $('torus').toBlob((b) => download(b, 'torus-view.png')));
+    $('export-png').addEventListener('click', () => this.exportTorusPng());
     $('help-toggle').addEventListener('click', () => this.toggleHelp());
     $('torus').addEventListener('click', (e) => this.clickCanvas(e));
     $('torus').addEventListener('mousemove', (e) => this.hoverCanvas(e));
@@ -418,6 +489,7 @@ class App {
     $('preset-text').textContent = p.text;
     $('preset-info').hidden = false;
     this.preset = error ? null : { index: Number(index), claims: p.claims, scenario: this.scenario, pins: this.pinsValue() };
+    this.updateSpread();
     this.showPresetState();
     if (!error && !reducedMotion) this.play();
     return error;
@@ -639,21 +711,20 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
   }
 
-  draw() {
+  // Everything the torus view draws now (see TorusView.draw).
+  drawState() {
     const v = this.stateViews();
     const d = this.drawData();
     const treeSource = this.beta > 0 && this.selected >= 0 ? this.selected : -1;
     if (treeSource < 0) this.tree = null;
     else if (!this.tree || this.tree.source !== treeSource) this.tree = { source: treeSource, channels: Array.from(this.explorer.broadcast_tree(treeSource)) };
-    const backtracks = this.scouting ? this.collectMarks('backtracks') : [];
-    const deflections = this.chaos ? this.collectMarks('deflections') : [];
-    this.view.draw({
+    return {
       classes: this.classes,
       deadlock: this.deadlock,
       tree: this.tree ? this.tree.channels : null,
       treeSource,
-      backtracks,
-      deflections,
+      backtracks: this.scouting ? this.collectMarks('backtracks') : [],
+      deflections: this.chaos ? this.collectMarks('deflections') : [],
       followed: this.followed ? this.followed.id : FREE,
       trail: this.followed ? this.followed.trail : [],
       flits: v.flits,
@@ -672,7 +743,13 @@ class App {
       coordinates: $('show-coordinates').checked,
       selected: this.selected,
       hover: this.hover ?? -1,
-    });
+    };
+  }
+
+  draw() {
+    const state = this.drawState();
+    const { backtracks, deflections } = state;
+    this.view.draw(state);
     const worms = this.view.drawn;
     this.drawn = {
       deadlock: this.deadlock,
@@ -689,13 +766,23 @@ class App {
         body: [w.from, w.dataTo ?? w.to, w.to],
         lead: w.probe ? w.probe.lead : 0,
       })),
-      queues: d.queues ? Array.from(d.queues) : null,
-      acks: d.acks ? d.acks.length / 3 : 0,
+      queues: state.queues ? Array.from(state.queues) : null,
+      acks: state.acks ? state.acks.length / 3 : 0,
       geometry: { pitch: this.view.pitch, laneLength: this.view.pitch - 2 * this.view.half, wormWidth: this.view.wormWidth },
     };
     if (this.followed) this.showMessage();
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
     if (this.selected >= 0) this.showRouter();
+  }
+
+  // The accepted-against-offered chart shows each point's worst source beside its mean when the
+  // scenario is past saturation: a preset that says so, or a rate at or past the saturation
+  // the sweep found.
+  updateSpread() {
+    const claims = this.preset && this.preset.scenario === this.scenario ? this.preset.claims : null;
+    const swept = this.sweep && this.sweep.done && this.sweep.scenario === this.scenario ? this.sweep.saturation() : null;
+    const rate = Number(get(this.scenario, 'rate'));
+    this.charts.setSpread(!!(claims && claims.point && claims.point.past) || (swept != null && rate >= swept));
   }
 
   // The heat the overlay draws: each channel's utilisation, 0 to 1 flit per cycle. Every source
@@ -901,13 +988,18 @@ class App {
       ctx.fill();
       ctx.stroke();
     };
-    const item = (canvas, text) => el('span', {}, [canvas, text]);
+    const item = (canvas, text) => {
+      entries.push({ icon: canvas, text });
+      return el('span', {}, [canvas, text]);
+    };
+    const entries = [];
     const heat = el('span', { class: 'swatch swatch-heat' });
     heat.style.background = `linear-gradient(90deg, ${HEAT_STOPS.map((c) => `rgb(${c.join(',')})`).join(', ')})`;
     const items = [
       item(icon((ctx, w) => { body(ctx, w); head(ctx, w - 6); }, 46), 'a message (worm): its body through the channels it holds, a tick per flit, its header at the front'),
       item(icon((ctx) => { head(ctx, 8); ctx.lineWidth = 3; ctx.beginPath(); ctx.moveTo(14, 1); ctx.lineTo(14, 13); ctx.stroke(); }, 20), 'header blocked'),
       el('span', {}, ['0 ', heat, ' 1 flit/cycle: channel utilisation (heat)']),
+      (entries.push({ heat: true, text: '0 … 1 flit/cycle: channel utilisation (heat)' }), null),
       item(icon((ctx, w) => { ctx.strokeStyle = '#7a0177'; ctx.lineWidth = 10; ctx.beginPath(); ctx.moveTo(6, 7); ctx.lineTo(w - 6, 7); ctx.stroke(); }, 30), 'deadlock cycle'),
     ];
     if (this.scouting) {
@@ -948,7 +1040,8 @@ class App {
         item(icon((ctx, w) => { ctx.strokeStyle = '#000'; ctx.lineWidth = 2; ctx.setLineDash([5, 3]); ctx.beginPath(); ctx.moveTo(2, 7); ctx.lineTo(w - 6, 7); ctx.stroke(); ctx.setLineDash([]); ctx.fillStyle = '#000'; ctx.beginPath(); ctx.moveTo(w - 1, 7); ctx.lineTo(w - 7, 3); ctx.lineTo(w - 7, 11); ctx.closePath(); ctx.fill(); }, 30), 'broadcast tree from the node you click'),
       );
     }
-    $('legend').replaceChildren(...items);
+    this.legendEntries = entries;
+    $('legend').replaceChildren(...items.filter(Boolean));
     this.buildClassLegend();
   }
 
@@ -973,8 +1066,9 @@ class App {
       const kind = cls.escape && cls.after_dateline ? 'escape, after a dateline' : cls.escape ? 'escape' : cls.after_dateline ? 'after a dateline' : '';
       return el('li', { 'data-vcs': vcs.join(','), 'data-kind': kind }, [canvas, `VC ${vcs.join(', ')}: ${cls.name}`]);
     });
+    this.classEntries = rows.map((li) => ({ icon: li.firstChild, text: li.textContent }));
     const routing = this.scenario ? get(this.scenario, 'routing') : '';
-    box.replaceChildren(el('h2', {}, [`VC classes of ${routing}`]), el('ul', {}, rows));
+    box.replaceChildren(el('h2', { title: `routing=${routing}` }, [`Virtual channels of ${choiceLabel('routing', routing)}`]), el('ul', {}, rows), el('p', { id: 'vc-note', class: 'model-note', hidden: '' }));
   }
 
   // The deadlock panel: the VCs of the wait-for cycle, each waiting for the next.
@@ -1004,47 +1098,60 @@ class App {
 
   // ---- statistics, sweep and runs ---------------------------------------------------
 
+  // The live numbers, each with its unit; throughput in flits/node/cycle with its share of
+  // capacity. An interval shows as "–" until the batches allow one. After a deadlock the
+  // latency stops: no message can arrive, so there is none to measure.
   updateStats() {
     const s = this.liveStats();
     const rate = Number(get(this.scenario, 'rate'));
-    const latency = s.measuring && s.messages_measured > 0 ? s.latency_mean : null;
-    const warmupLatency = !s.measuring && s.warmup_messages > 0 ? s.warmup_latency_mean : null;
+    const load = flitLoad(this.scenario);
+    if (s.deadlock && this.deadlockAt == null) this.deadlockAt = s.cycle;
+    const deadlocked = this.deadlockAt != null;
+    const latency = s.measuring && s.messages_measured > 0 && !deadlocked ? s.latency_mean : null;
+    const warmupLatency = !s.measuring && s.warmup_messages > 0 && !deadlocked ? s.warmup_latency_mean : null;
+    const ci = latency != null && s.latency_ci95 > 0 ? s.latency_ci95 : null;
     this.charts.setLive({
       cycle: s.cycle,
+      load,
       rate,
       latency,
       warmupLatency,
-      ci: latency == null ? null : s.latency_ci95,
-      offered: s.measuring ? s.offered_flits_per_node_cycle / this.capacity : null,
-      accepted: s.measuring ? s.accepted_flits_per_node_cycle / this.capacity : null,
+      ci,
+      deadlockAt: this.deadlockAt,
+      offered: s.measuring ? s.offered_flits_per_node_cycle : null,
+      accepted: s.measuring ? s.accepted_flits_per_node_cycle : null,
+      acceptedMin: s.measuring ? s.accepted_min_source : null,
     });
     if (latency != null && this.liveSince == null) this.liveSince = performance.now();
     const warmup = this.warmup;
+    const capacity = this.capacity;
     // Units may break after their slashes on a narrow column.
-    const flits = (x) => `${x.toFixed(3)} flits/\u200bnode/\u200bcycle`;
+    const unit = (text) => text.replaceAll('/', '/\u200b');
     const model = this.models[0];
+    const cycles = (x, d = 1) => `${x.toFixed(d)} cycles`;
     // [name, value, minor]: presentation mode leaves the minor ones out.
     const rows = [
-      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warm-up to ${warmup.toLocaleString('en')})`}`],
+      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warm-up until cycle ${warmup.toLocaleString('en')})`}`],
       ['measured', `${s.messages_measured.toLocaleString('en')} messages`, true],
-      // The interval needs two batches of the window with messages; until then, none.
-      ['mean latency', latency != null ? `${latency.toFixed(1)}${s.latency_ci95 > 0 ? ` ± ${s.latency_ci95.toFixed(1)}` : ''} cycles`
-        : warmupLatency != null ? `– (warm-up: ${warmupLatency.toFixed(1)}, not measured)` : '–'],
-      ['model', model && this.modelReport ? (this.modelReport.latency == null ? 'saturated' : `${this.modelReport.latency.toFixed(1)} cycles`) : '–'],
-      ['offered', s.measuring ? flits(s.offered_flits_per_node_cycle) : '–'],
-      ['accepted', s.measuring ? flits(s.accepted_flits_per_node_cycle) : '–'],
-      ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)}`, true],
-      ['mean hops', latency == null ? '–' : s.hops_mean.toFixed(2), true],
-      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} queued`, true],
-      ['rate λ', `${rate} messages/\u200bnode/\u200bcycle`, true],
+      ['mean latency', deadlocked ? `stopped: deadlocked at cycle ${this.deadlockAt.toLocaleString('en')}, no message can arrive`
+        : latency != null ? `${latency.toFixed(1)} ± ${ci == null ? '–' : ci.toFixed(1)} cycles`
+          : warmupLatency != null ? `– (warm-up: ${cycles(warmupLatency)}, not measured)` : '–'],
+      ['model', model && this.modelReport ? (this.modelReport.latency == null ? 'saturated (no finite latency)' : cycles(this.modelReport.latency)) : '–'],
+      ['offered', s.measuring ? unit(loadText(s.offered_flits_per_node_cycle, capacity)) : '–'],
+      ['accepted', s.measuring ? unit(loadText(s.accepted_flits_per_node_cycle, capacity)) : '–'],
+      ['worst source', s.measuring ? unit(flitsText(s.accepted_min_source)) : '–', true],
+      ['network + queue', latency == null ? '–' : `${s.network_latency_mean.toFixed(1)} + ${s.source_queue_mean.toFixed(1)} cycles`, true],
+      ['mean hops', latency == null ? '–' : `${s.hops_mean.toFixed(2)} channels`, true],
+      ['in flight', `${s.flits_in_network.toLocaleString('en')} flits, ${s.messages_queued.toLocaleString('en')} messages queued`, true],
+      ['rate λ', unit(`${rate} ${MESSAGES}`), true],
     ];
-    if (this.scouting) rows.push(['backtracks', this.backtracks().toLocaleString('en')]);
-    if (get(this.scenario, 'routing') === 'chaos') rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
+    if (this.scouting) rows.push(['backtracks', `${this.backtracks().toLocaleString('en')} backtracks`]);
+    if (this.chaos) rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
     const items = rows.flatMap(([k, v, minor]) => {
       const attrs = minor ? { class: 'minor' } : {};
       return [el('dt', attrs, [k]), el('dd', attrs, [v])];
     });
-    if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time: the network is deadlocked']));
+    if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for 2,000 cycles: the network is deadlocked, and the latency stopped there']));
     if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
     $('live-numbers').replaceChildren(el('dl', {}, items));
     if (s.deadlock !== !!this.deadlock) {
@@ -1097,8 +1204,7 @@ class App {
     this.modelReport = report;
     this.models = models;
     this.charts.setModels(models, {
-      bound: report ? report.bound_saturation_rate : null,
-      boundFraction: report ? report.bound_saturation_fraction_of_capacity : null,
+      bound: report && report.bound_saturation_rate != null ? flitLoad(scenario, report.bound_saturation_rate) : null,
       latencyAtRate: report ? report.latency : null,
     });
     this.updateZeroLoad();
@@ -1117,6 +1223,7 @@ class App {
     await sweep.run();
     if (!current()) return;
     this.sweepTimes.done = performance.now();
+    this.updateSpread();
     this.showPresetState();
     await this.fullRun().catch(() => {});
     if (!current()) return;
@@ -1145,7 +1252,8 @@ class App {
         name: report.model,
         label: `model: ${PAPERS[report.model] ? PAPERS[report.model].cite : report.model}`,
         saturation: sat,
-        points: rates.map((rate, i) => ({ rate, latency: curve[i] })).filter((p) => p.latency != null),
+        saturationLoad: flitLoad(scenario, sat),
+        points: rates.map((rate, i) => ({ rate, load: flitLoad(scenario, rate), latency: curve[i] })).filter((p) => p.latency != null),
       });
     }
     return models;
@@ -1305,7 +1413,10 @@ class App {
   }
 
   // The model panel: each model that applies (or why none does), its quantities beside the
-  // simulator's measured ones from the whole run, the latency error, and the bound.
+  // simulator's measured ones from the whole run, each with its unit; the saturation
+  // throughput, the bound and the accepted throughput in flits/node/cycle with their share of
+  // capacity; where the model's set-up differs from the simulation's (its virtual channels,
+  // say), a note that says so beside the legend's VCs.
   renderModel() {
     const r = this.modelReport;
     const box = $('model');
@@ -1314,39 +1425,58 @@ class App {
       return;
     }
     const run = this.lastRun;
+    const capacity = this.capacity;
     const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
+    const load = (x) => (x == null ? '–' : `${Number(x).toFixed(3)}${capacity > 0 ? ` (${Math.round((100 * x) / capacity)} %)` : ''}`);
     const parts = [];
     if (r.model) {
       const paper = PAPERS[r.model];
-      parts.push(el('h2', {}, [`Model: ${paper ? paper.cite : r.model}`, el('span', { class: 'model-name' }, [` (${r.model})`])]), el('p', {}, [r.description]));
+      parts.push(el('h2', { title: `model ${r.model}` }, [`Model: ${paper ? paper.cite : r.model}`]), el('p', {}, [r.description]));
+      const note = this.modelNote(r.model);
+      if (note) parts.push(el('p', { class: 'model-note' }, [note]));
+      if (note && $('vc-note')) {
+        $('vc-note').textContent = `The model of ${paper.cite} has no virtual channels (see the model panel); the simulation uses the ${this.vcs} listed here.`;
+        $('vc-note').hidden = false;
+      }
     } else {
       parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
     }
     const rows = [];
     const row = (name, model, measured, unit = '') => rows.push(el('tr', {}, [
-      el('th', { scope: 'row' }, [name]), el('td', {}, [model]), el('td', {}, [measured]), el('td', {}, [unit])]));
+      el('th', { scope: 'row' }, [name]), el('td', {}, [model]), el('td', {}, [measured]), el('td', { class: 'unit' }, [unit])]));
+    const throughput = `${FLITS} (% of capacity)`;
     if (r.model) {
-      const sim = run && run.messages_measured > 0 ? run.latency_mean : null;
-      row('mean latency', r.saturated ? 'saturated' : num(r.latency), sim == null ? '…' : `${num(sim)} ± ${num(run.latency_ci95, 2)}`, 'cycles');
-      if (sim != null && r.latency != null) row('model error', `${(((r.latency - sim) / sim) * 100).toFixed(1)} %`, '', '');
+      const sim = run && run.messages_measured > 0 && !run.deadlock ? run.latency_mean : null;
+      const ci = sim != null && run.latency_ci95 > 0 ? run.latency_ci95 : null;
+      row('mean latency', r.saturated ? 'saturated' : num(r.latency), run && run.deadlock ? 'deadlocked' : sim == null ? '…' : `${num(sim)} ± ${ci == null ? '–' : num(ci, 2)}`, 'cycles');
+      if (sim != null && r.latency != null) row('model error', `${(((r.latency - sim) / sim) * 100).toFixed(1)}`, '', '% of simulated');
       const swept = this.sweep && this.sweep.done && this.sweep.scenario === this.scenario ? this.sweep.saturation() : null;
-      row('saturation rate', num(r.saturation_rate), swept == null ? '…' : `≈ ${num(swept, 3)} (sweep)`, 'messages/\u200bnode/\u200bcycle');
+      row('saturation throughput', load(flitLoad(this.scenario, r.saturation_rate)), swept == null ? '…' : `≈ ${load(flitLoad(this.scenario, swept))} (sweep)`, throughput);
       const q = r.quantities;
       const pv = Object.keys(q).filter((k) => /^P_v\[\d+\]$/.test(k)).sort((a, b) => parseInt(a.slice(4), 10) - parseInt(b.slice(4), 10));
-      for (const k of pv) row(k, num(q[k]), run ? num(run.busy_vc_probability[parseInt(k.slice(4), 10)]) : '…');
-      if ('V_bar' in q) row('V̄ (multiplexing)', num(q.V_bar), run ? num(run.multiplexing_degree) : '…');
-      if ('blocking_probability' in q) row('blocking probability', num(q.blocking_probability), run ? num(run.blocking_probability) : '…');
-      if ('W_s' in q) row('W_s (source wait)', num(q.W_s), run ? num(run.source_queue_mean) : '…', 'cycles');
+      for (const k of pv) row(`${k}, ${k.slice(4, -1)} VCs busy`, num(q[k]), run ? num(run.busy_vc_probability[parseInt(k.slice(4), 10)]) : '…', 'probability');
+      if ('V_bar' in q) row('V̄, multiplexing degree', num(q.V_bar), run ? num(run.multiplexing_degree) : '…', 'VCs sharing a channel');
+      if ('blocking_probability' in q) row('blocking probability', num(q.blocking_probability), run ? num(run.blocking_probability) : '…', 'probability per hop');
+      if ('W_s' in q) row('W_s, source wait', num(q.W_s), run ? num(run.source_queue_mean) : '…', 'cycles');
     }
-    row('channel-load bound', r.bound_saturation_fraction_of_capacity == null ? '–' : `${num(r.bound_saturation_fraction_of_capacity, 3)} of capacity`,
-      run ? `accepted ${num(run.accepted_flits_per_node_cycle / this.capacity, 3)}` : '…', r.bound_saturation_rate == null ? '' : `λ = ${num(r.bound_saturation_rate, 3)}`);
-    parts.push(el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, ['quantity']), el('th', {}, ['model']), el('th', {}, ['simulated']), el('th', {}, [''])])]), el('tbody', {}, rows)]));
+    row('channel-load bound', load(r.bound_saturation_fraction_of_capacity == null ? null : r.bound_saturation_fraction_of_capacity * capacity), '', throughput);
+    row('offered load', load(flitLoad(this.scenario)), run ? load(run.offered_flits_per_node_cycle) : '…', throughput);
+    row('accepted throughput', '', run ? load(run.accepted_flits_per_node_cycle) : '…', throughput);
+    parts.push(el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, ['quantity']), el('th', {}, ['model']), el('th', {}, ['simulated (whole run)']), el('th', {}, ['unit'])])]), el('tbody', {}, rows)]));
     if (r.bound && r.bound.note) parts.push(el('p', { class: 'muted' }, [`Bound: ${r.bound.note}.`]));
     if (r.model) {
       const all = Object.entries(r.quantities).map(([k, v]) => `${k} = ${num(v)}`).join(', ');
       parts.push(el('details', {}, [el('summary', {}, ['every model quantity']), el('p', {}, [all])]));
     }
     box.replaceChildren(...parts);
+  }
+
+  // Where a model's set-up differs from the simulation's in a way the legend shows: the
+  // virtual channels.
+  modelNote(model) {
+    const paper = PAPERS[model];
+    if (!paper || !paper.vcs) return null;
+    return `${paper.vcs} The simulation uses ${this.vcs} per channel (VC 0–${this.vcs - 1}, listed under the torus).`;
   }
 
   run() {
@@ -1379,27 +1509,149 @@ class App {
       done: t.done ?? null,
       points: this.sweep ? this.sweep.points.length : 0,
       saturation: this.sweep ? this.sweep.saturation() : null,
+      saturationLoad: this.sweep && this.sweep.saturation() != null ? flitLoad(this.scenario, this.sweep.saturation()) : null,
       liveSince: this.liveSince ?? null,
     };
   }
 
-  exportJson() {
-    download(new Blob([JSON.stringify(this.results(), null, 2)], { type: 'application/json' }), 'torus-results.json');
+  // Export file names carry the scenario: its main keys, then what the file holds.
+  fileStem() {
+    const v = Object.fromEntries(pairs(this.scenario));
+    const parts = [`k${v.k}`, v.routing, v.traffic, `rate${v.rate}`, `len${v.len}`, `vcs${v.vcs}`];
+    if (v.switching === 'scouting') parts.push(`scout${v.scout}`);
+    if (Number(v.beta) > 0) parts.push(`beta${v.beta}`);
+    if (v.routing === 'chaos') parts.push(`mq${v.mq}`);
+    parts.push(`seed${v.seed}`);
+    return `torus-${parts.join('-')}`.replace(/[^A-Za-z0-9._-]/g, '_');
   }
 
-  exportCsv() {
-    const r = this.results();
-    const lines = [['section', 'field', 'value'].join(',')];
-    const q = (v) => `"${String(v).replaceAll('"', '""')}"`;
-    lines.push(['scenario', 'scenario', q(r.scenario)].join(','));
-    for (const [section, obj] of [['live', r.live], ['run', r.run]]) {
-      if (!obj) continue;
-      for (const [k, v] of Object.entries(obj)) if (typeof v !== 'object') lines.push([section, k, q(v)].join(','));
+  exportJson() {
+    download(new Blob([JSON.stringify(this.results(), null, 2)], { type: 'application/json' }), `${this.fileStem()}-results.json`);
+  }
+
+  // The sweep as a wide table, one row per point, the model's latency at the point's rate
+  // beside it; the pinned scenarios' sweeps follow, each row naming its scenario.
+  async sweepTable() {
+    const columns = ['scenario', 'label', 'rate_messages_per_node_cycle', 'offered_load_flits_per_node_cycle', 'latency_mean_cycles',
+      'latency_ci95_cycles', 'accepted_flits_per_node_cycle', 'accepted_min_source_flits_per_node_cycle', 'saturated', 'model', 'model_latency_cycles'];
+    const sets = [{ scenario: this.scenario, label: 'this scenario', models: this.models, sweep: this.charts.sweep },
+      ...this.pins.map((p) => ({ scenario: p.scenario, label: p.label, models: p.models, sweep: p.sweep }))];
+    const rows = [];
+    for (const set of sets) {
+      const points = set.sweep.filter((p) => p.report);
+      const model = set.models[0];
+      let latencies = [];
+      if (model && points.length) {
+        try {
+          latencies = await this.runner.curve(set.scenario, points.map((p) => p.rate));
+        } catch (err) {
+          console.warn(`model curve of ${set.scenario}: ${err.message}`);
+        }
+      }
+      points.forEach((p, i) => {
+        const r = p.report;
+        rows.push([set.scenario, set.label, p.rate, Number(p.load.toPrecision(6)), r.messages_measured > 0 ? r.latency_mean : '',
+          r.latency_ci95 > 0 ? r.latency_ci95 : '', r.accepted_flits_per_node_cycle, r.accepted_min_source, p.saturated ? 1 : 0,
+          model ? model.name : '', latencies[i] ?? '']);
+      });
     }
-    r.sweep.forEach((p, i) => {
-      for (const [k, v] of Object.entries(p)) if (typeof v !== 'object') lines.push([`sweep ${i + 1}`, k, q(v)].join(','));
-    });
-    download(new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'torus-results.csv');
+    return { columns, rows };
+  }
+
+  async exportCsv() {
+    const { columns, rows } = await this.sweepTable();
+    const q = (v) => (typeof v === 'number' ? String(v) : `"${String(v).replaceAll('"', '""')}"`);
+    const lines = [columns.join(','), ...rows.map((r) => r.map(q).join(','))];
+    download(new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), `${this.fileStem()}-sweep.csv`);
+  }
+
+  // The torus for a slide: drawn again at twice the resolution, under a title, over its legend
+  // (and the routing's virtual channels) and the scenario.
+  exportTorusPng() {
+    const scale = 2;
+    const canvas = document.createElement('canvas');
+    const view = new TorusView(canvas, { scale });
+    view.setGeometry(this.k, this.vcs, this.buf);
+    view.draw(this.drawState());
+    const pad = 14 * scale;
+    const width = canvas.width + 2 * pad;
+    const measure = document.createElement('canvas').getContext('2d');
+    const font = `${12 * scale}px sans-serif`;
+    const small = `${10.5 * scale}px sans-serif`;
+    measure.font = font;
+    const iconW = (e) => (e.heat ? 48 * scale : e.icon ? e.icon.width : 0);
+    const entries = [...(this.legendEntries || []), ...(this.classEntries || [])];
+    const rowsOf = (items, font) => {
+      measure.font = font;
+      const rows = [];
+      for (const e of items) {
+        const w = iconW(e) + 6 * scale + measure.measureText(e.text).width + 14 * scale;
+        const row = rows[rows.length - 1];
+        if (row && row.w + w <= width - 2 * pad) {
+          row.items.push({ e, w });
+          row.w += w;
+        } else rows.push({ items: [{ e, w }], w });
+      }
+      return rows;
+    };
+    const legendRows = rowsOf(entries, font);
+    const scenarioLines = [];
+    measure.font = small;
+    let line = 'scenario: ';
+    for (const part of this.scenario.split('&')) {
+      const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
+      if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
+        scenarioLines.push(`${line}&`);
+        line = part;
+      } else line = next;
+    }
+    scenarioLines.push(line);
+    const lineH = 18 * scale;
+    const out = document.createElement('canvas');
+    out.width = width;
+    out.height = pad + 24 * scale + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
+    const ctx = out.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.fillStyle = '#111111';
+    ctx.textBaseline = 'top';
+    ctx.font = `bold ${15 * scale}px sans-serif`;
+    const v = Object.fromEntries(pairs(this.scenario));
+    ctx.fillText(`${v.k} × ${v.k} torus, ${choiceLabel('routing', v.routing)}, ${choiceLabel('traffic', v.traffic)} traffic, ${loadText(flitLoad(this.scenario), this.capacity)} — cycle ${this.cycle().toLocaleString('en')}`, pad, pad, width - 2 * pad);
+    let y = pad + 24 * scale;
+    ctx.drawImage(canvas, pad, y);
+    y += canvas.height + pad / 2;
+    ctx.textBaseline = 'middle';
+    ctx.font = font;
+    for (const row of legendRows) {
+      let x = pad;
+      for (const { e, w } of row.items) {
+        if (e.heat) {
+          const g = ctx.createLinearGradient(x, 0, x + 48 * scale, 0);
+          HEAT_STOPS.forEach((c, i) => g.addColorStop(i / (HEAT_STOPS.length - 1), `rgb(${c.join(',')})`));
+          ctx.fillStyle = g;
+          ctx.fillRect(x, y + lineH / 2 - 5 * scale, 48 * scale, 10 * scale);
+          ctx.strokeStyle = '#999999';
+          ctx.strokeRect(x, y + lineH / 2 - 5 * scale, 48 * scale, 10 * scale);
+        } else if (e.icon) {
+          ctx.drawImage(e.icon, x, y + lineH / 2 - e.icon.height / 2);
+        }
+        ctx.fillStyle = '#111111';
+        ctx.fillText(e.text, x + iconW(e) + 6 * scale, y + lineH / 2);
+        x += w;
+      }
+      y += lineH;
+    }
+    y += pad / 2;
+    ctx.textBaseline = 'top';
+    ctx.font = small;
+    ctx.fillStyle = '#444444';
+    for (const l of scenarioLines) {
+      ctx.fillText(l, pad, y);
+      y += 14 * scale;
+    }
+    out.toBlob((blob) => download(blob, `${this.fileStem()}-torus.png`));
+    return out;
   }
 }
 

@@ -24,6 +24,8 @@ export const PAPERS = {
   },
   'quaglia-adaptive': {
     cite: 'Quaglia et al. 2002',
+    // Where the model's router differs from the one simulated, as the legend shows it.
+    vcs: 'The model has no virtual channels: a message holds a whole physical channel from header to tail. The paper\'s own simulator used virtual channels, as this one does.',
     reference: 'F. Quaglia, B. Ciciani, M. Colajanni, “Performance analysis of adaptive wormhole routing in a two-dimensional torus”, Parallel Computing 28 (2002)',
   },
   broadcast: {

@@ -124,8 +124,11 @@ class Path {
 }
 
 export class TorusView {
-  constructor(canvas) {
+  // scale: device pixels per logical unit, fixed (an export's canvas); by default the canvas
+  // follows its size on screen and the display's pixel ratio.
+  constructor(canvas, { scale = null } = {}) {
     this.canvas = canvas;
+    this.fixedScale = scale;
     this.ctx = canvas.getContext('2d');
     // The canvas in logical units, the strip along its left and bottom edges for the axes,
     // and the square the torus is drawn in.
@@ -150,6 +153,12 @@ export class TorusView {
   }
 
   resize() {
+    if (this.fixedScale) {
+      this.scale = this.fixedScale;
+      this.canvas.width = this.canvasSize * this.fixedScale;
+      this.canvas.height = this.canvasSize * this.fixedScale;
+      return;
+    }
     const dpr = window.devicePixelRatio || 1;
     const css = this.canvas.clientWidth || this.canvasSize;
     this.scale = (css * dpr) / this.canvasSize;

@@ -2,7 +2,10 @@
 // exactly as `torus run` does it, at rates chosen to draw the curve as the papers draw it, from
 // near zero load to just past saturation and densest near saturation. Coarse first: a rate near
 // zero load and the predicted saturation rate; then steps up to bracket the simulated
-// saturation rate, a bisection of the bracket, and the points below it.
+// saturation rate, a bisection of the bracket, the points below it, and last two points past
+// it, where the accepted throughput flattens. Each point carries its load in flits/node/cycle
+// (units.js) beside the rate key it ran at.
+import { flitsPerMessage } from './units.js';
 
 // Each point: this much warm-up and measurement at most (fewer when the scenario asks for less).
 export const SWEEP_WARMUP = 1000;
@@ -14,8 +17,11 @@ const BRACKET_WIDTH = 0.06;
 const FILL = [0.55, 0.8, 0.35, 0.94, 0.7, 0.88];
 // A filling rate this close (relative to the saturation rate) to one already run is skipped.
 const FILL_GAP = 0.035;
+// Past saturation, as fractions of the highest rate that kept up: enough to show the accepted
+// throughput flatten.
+const PAST = [1.15, 1.3];
 // No sweep runs more points than this (a scenario that deadlocks at every rate stops here).
-const MAX_POINTS = 16;
+const MAX_POINTS = 18;
 // A point is past saturation when the network did not carry its offered load (accepted 5 %
 // short of offered, or deadlocked) or its mean latency passed PAST_LATENCY times the zero-load
 // latency. The run's own `saturated` flag also fires when one source of many falls behind,
@@ -35,7 +41,8 @@ const round = (rate) => Number(rate.toPrecision(3));
 export class Sweep {
   // runner: a RunnerPool; scenario: canonical; bound: the channel-load bound's rate (or null);
   // predicted: the models' saturation rates; capacity: flits/node/cycle; onPoint(point) as each
-  // point arrives.
+  // point arrives: { rate, load, latency, ci, offered, accepted, acceptedMin (flits/node/cycle),
+  // saturated, report }.
   constructor(runner, scenario, { bound, predicted, capacity, onPoint }) {
     this.runner = runner;
     this.scenario = scenario;
@@ -45,6 +52,7 @@ export class Sweep {
     this.warmup = Math.min(get('warmup'), SWEEP_WARMUP);
     this.cycles = Math.min(get('cycles'), SWEEP_CYCLES);
     this.capacity = capacity;
+    this.perMessage = flitsPerMessage(scenario);
     // No rate past the bound can be carried; without one, the rate of a full flit per node and
     // cycle.
     this.cap = bound > 0 ? bound : capacity / this.len;
@@ -86,10 +94,12 @@ export class Sweep {
         if (this.cancelled) return;
         const point = {
           rate,
+          load: rate * this.perMessage,
           latency: r.messages_measured > 0 ? r.latency_mean : null,
           ci: r.latency_ci95,
-          offered: r.offered_flits_per_node_cycle / this.capacity,
-          accepted: r.accepted_flits_per_node_cycle / this.capacity,
+          offered: r.offered_flits_per_node_cycle,
+          accepted: r.accepted_flits_per_node_cycle,
+          acceptedMin: r.accepted_min_source,
           saturated: false,
           report: r,
         };
@@ -142,6 +152,7 @@ export class Sweep {
     if (live() && top > 0) {
       const near = (r) => this.points.some((p) => Math.abs(p.rate - r) < FILL_GAP * top);
       await this.batch(FILL.map((f) => f * top).filter((r) => !near(r)));
+      if (live()) await this.batch(PAST.map((f) => f * top).filter((r) => !near(r) && r <= this.cap));
     }
     this.finished = !this.cancelled;
     return this.points;

@@ -1,0 +1,83 @@
+// Words for students: what each control and each choice is, with the scenario key it sets
+// (shown in a tooltip), and a short glossary for the help. A name the simulator knows and this
+// file does not (a new routing algorithm, say) is shown by its key.
+
+// Each scenario key's control: its label, what it is, and when it applies (a control that
+// does not apply to the chosen routing or switching is hidden; its value still goes into the
+// link).
+export const CONTROLS = {
+  k: { label: 'radix k (k × k nodes)', help: 'nodes along each ring of the torus' },
+  n: { label: 'dimensions n', help: 'the page draws two-dimensional tori; the torus command line runs n = 1 to 3' },
+  routing: { label: 'routing algorithm', help: 'how a header chooses its next channel' },
+  switching: { label: 'switching', help: 'how a message reserves its path: wormhole, or scouting with a probe ahead of the data' },
+  scout: { label: 'probe lead K (hops)', help: 'how far the scouting probe may run ahead of the data', when: (v) => v.switching === 'scouting' },
+  traffic: { label: 'traffic pattern', help: 'where each node sends its messages' },
+  rate: { label: 'offered load', help: 'the load each node offers; the link keeps it as the rate λ in messages/node/cycle' },
+  len: { label: 'message length M (flits)', help: 'flits per message; a flit crosses a channel in one cycle' },
+  vcs: { label: 'virtual channels per link', help: 'lanes sharing each channel, each with its own buffer', when: (v) => v.routing !== 'chaos' },
+  buf: { label: 'buffer per virtual channel (flits)', help: 'flits each virtual channel can hold' },
+  beta: { label: 'broadcast fraction β', help: 'the fraction of messages sent to every node' },
+  seed: { label: 'random seed', help: 'the same seed gives the same run, in the page and in the command line' },
+  warmup: { label: 'warm-up (cycles)', help: 'cycles run before measuring, so that the network reaches its steady state' },
+  cycles: { label: 'cycles measured', help: 'how long the measurement window lasts' },
+  unsafe: { label: 'allow deadlock (fewer VCs)', help: 'allows fewer virtual channels than deadlock freedom needs', when: (v) => v.routing !== 'chaos' },
+  mq: { label: 'shared-queue slots (packets)', help: "packets each Chaos router's shared queue holds", when: (v) => v.routing === 'chaos' },
+  qcap: { label: 'source-queue cap (messages)', help: 'messages a source queue holds; a full queue holds arrivals back' },
+};
+
+// The choices of the enumerated keys: what each is, then its key in brackets where the key is
+// an abbreviation students will meet in papers.
+export const CHOICES = {
+  routing: {
+    dor: 'dimension-order routing (DOR)',
+    duato: "Duato's fully adaptive, escape channels",
+    nbc: 'Duato-Nbc, negative-hop escape channels',
+    adaptive: 'minimal fully adaptive, x first',
+    minad: 'minimal adaptive (MIN AD)',
+    goal: 'globally oblivious adaptive locally (GOAL)',
+    val: "Valiant's randomised routing (VAL)",
+    romm: 'randomised minimal two-phase (ROMM)',
+    rlb: 'randomised local balance (RLB)',
+    chaos: 'Chaos router, deflection (CHAOS)',
+  },
+  switching: {
+    wormhole: 'wormhole',
+    scouting: 'scouting (probe runs ahead)',
+  },
+  traffic: {
+    uniform: 'uniform random',
+    neighbor: 'nearest neighbour',
+    bitcomp: 'bit complement',
+    transpose: 'transpose',
+    tornado: 'tornado (k/2 − 1 along x)',
+    diagonal: 'diagonal',
+    permutation: 'random permutation',
+    hotspot: 'hot spot',
+    worstcase: 'worst case for the routing',
+  },
+};
+
+export function choiceLabel(key, value) {
+  return (CHOICES[key] && CHOICES[key][value]) || value;
+}
+
+// The help's glossary: the words the page, its presets and the papers use.
+export const GLOSSARY = [
+  ['flit', 'the unit a channel carries in one cycle; a message is M flits'],
+  ['worm', "a message in wormhole switching: its header goes ahead and its flits follow through the channels it holds, spread over several routers' buffers"],
+  ['header', 'the first flit of a message: it is routed at each router and reserves the next channel'],
+  ['virtual channel (VC)', 'one of several lanes sharing a physical channel, each with its own buffer, so that a blocked worm does not block the wire'],
+  ['escape channel', 'a virtual channel used in a fixed, deadlock-free order (for example dimension order), that an adaptive algorithm can always fall back on'],
+  ['dateline', 'a point on each ring after which worms switch to another virtual channel, breaking the cycle of dependencies round the ring'],
+  ['deadlock', 'worms each waiting for a channel another one holds, in a cycle: nothing can move again'],
+  ['offered load', 'flits each node tries to send per cycle (the rate λ in messages/node/cycle, times the flits per message)'],
+  ['accepted throughput', 'flits delivered per node per cycle; below saturation it equals the offered load'],
+  ['capacity', 'the throughput uniform traffic would reach with every channel busy every cycle: 8/k flits/node/cycle on a 2-D torus'],
+  ['saturation', 'the load past which the network cannot carry what is offered: accepted throughput stops growing and latency grows without bound'],
+  ['channel-load bound', 'the highest throughput any routing of the family allows, from the load on the busiest channel'],
+  ['latency', 'cycles from a message being generated at its source until its last flit arrives, waiting in the source queue included'],
+  ['warm-up', 'the cycles simulated before measuring, left out of every measured figure'],
+  ['scouting switching', 'the header runs up to K hops ahead of the data as a probe, and the data follows once the probe acknowledges each channel; a blocked probe may back up and try another way'],
+  ['deflection', 'under the Chaos router, sending a packet out of any free channel, even away from its destination, when the shared queue is full'],
+  ['broadcast', 'a message delivered to every node, copied at the routers along a spanning tree'],
+];
