@@ -182,7 +182,7 @@ export const PRESETS = [
     scenario: 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.0025&len=32&vcs=4',
     claims: { point: { below: MODERATE }, model: 'broadcast', shows: ['broadcasts_measured'] },
     text: 'A fraction β of the messages are broadcasts, delivered to every node over a ' +
-      'spanning tree with copies made at the routers (broadcast worms are striped). Click a ' +
+      'spanning tree with copies made at the routers (a copy\'s header is a diamond). Click a ' +
       'node to draw the tree its broadcasts follow. A broadcast loads many channels at once, ' +
       'so even a few per cent of them raise the latency of ordinary messages; the model of ' +
       `Shahrabi et al. 2002 predicts by how much. ${ref('broadcast')}`,
