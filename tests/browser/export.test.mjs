@@ -25,6 +25,29 @@ async function downloaded(page, selector) {
   return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
 
+// The bands of rows that hold ink (any pixel not white) in a PNG, decoded by the browser:
+// [first row, last row] of each, gaps of fewer than 4 white rows bridged.
+const inkBands = (page, bytes) => page.evaluate(async (b64) => {
+  const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' }));
+  const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(bitmap, 0, 0);
+  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+  const bands = [];
+  for (let y = 0; y < c.height; y++) {
+    let ink = false;
+    for (let x = 0; x < c.width && !ink; x++) {
+      const i = 4 * (y * c.width + x);
+      ink = d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235;
+    }
+    if (!ink) continue;
+    const last = bands[bands.length - 1];
+    if (last && y - last[1] < 5) last[1] = y;
+    else bands.push([y, y]);
+  }
+  return bands;
+}, bytes.toString('base64'));
+
 test('JSON, CSV and PNG exports, named after the scenario', async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}#k=4&rate=0.02&len=8&warmup=100&cycles=2000&seed=8`);
   await page.evaluate(() => window.torusExplorer.pause());
@@ -46,6 +69,12 @@ test('JSON, CSV and PNG exports, named after the scenario', async () => {
   const torus = await downloaded(page, '#export-png');
   assert.equal(torus.name, `${stem}-torus.png`);
   assert.deepEqual([...torus.bytes.subarray(0, 4)], png, 'the torus is a PNG');
+  // Twice the torus on the screen, under a one-line title, over the legend and the scenario.
+  const shownTorus = await page.locator('#torus').boundingBox();
+  assert.ok(torus.bytes.readUInt32BE(16) >= 2 * shownTorus.width, `torus ${torus.bytes.readUInt32BE(16)} px wide, ${shownTorus.width} on the screen`);
+  const torusBands = await inkBands(page, torus.bytes);
+  assert.ok(torusBands.length >= 4, `title, torus, legend and scenario: ink in rows ${JSON.stringify(torusBands)}`);
+  assert.ok(torusBands[0][1] - torusBands[0][0] < 40, `a one-line title first: ${JSON.stringify(torusBands[0])}`);
   await page.waitForFunction(() => window.torusExplorer.sweepStatus().done != null, null, { timeout: 120000 });
   const chart = await downloaded(page, '#chart-latency button:has-text("PNG")');
   assert.equal(chart.name, `${stem}-latency.png`);
@@ -58,6 +87,9 @@ test('JSON, CSV and PNG exports, named after the scenario', async () => {
     return { width: c.width, height: c.height };
   });
   assert.ok(width >= 2 * shown.width && height >= 2 * shown.height + 100, `${width}×${height} for a chart drawn ${shown.width}×${shown.height}`);
+  const chartBands = await inkBands(page, chart.bytes);
+  assert.ok(chartBands.length >= 4, `title, chart, legend and scenario: ink in rows ${JSON.stringify(chartBands)}`);
+  assert.ok(chartBands[0][1] - chartBands[0][0] < 40, `a one-line title first: ${JSON.stringify(chartBands[0])}`);
   assert.deepEqual(errors, []);
 });
 
