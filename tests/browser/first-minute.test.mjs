@@ -186,6 +186,7 @@ test('pinned curves survive a reload from the link', async () => {
   let pins = await page.evaluate(() => window.torusExplorer.pins());
   assert.equal(pins.length, 1);
   assert.equal(pins[0].label, 'routing=dor', 'labelled with what differs, not the VCs that follow from it');
+  assert.equal(pins[0].name, 'DOR', 'named in words for the legend');
   await page.reload();
   await ready(page);
   assert.equal(await hash(page), link, 'the link keeps the pin');
@@ -194,8 +195,10 @@ test('pinned curves survive a reload from the link', async () => {
   assert.match(pins[0].scenario, /routing=dor&.*vcs=2/);
   await page.waitForFunction(() => window.torusExplorer.pins()[0].done, null, { timeout: 120000 });
   const chart = await latencyChart(page);
-  assert.ok(chart.points['routing=dor (simulated)'] >= 3, `the pin's sweep is drawn again: ${JSON.stringify(chart.points)}`);
+  assert.ok(chart.points['DOR (simulated)'] >= 3, `the pin's sweep is drawn again: ${JSON.stringify(chart.points)}`);
   assert.equal(await page.locator('#pins li').count(), 1);
+  assert.match(await page.locator('#pins li').textContent(), /^DOR/);
+  assert.equal(await page.locator('#pins li').getAttribute('title'), 'routing=dor', 'the key in a tooltip');
   // Unpinning takes it out of the link.
   await page.click('#pins li button');
   assert.doesNotMatch(await hash(page), /pin=/);

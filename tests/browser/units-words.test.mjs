@@ -84,6 +84,17 @@ test('the load is entered in flits/node/cycle or as the rate λ, converted in on
   assert.deepEqual(errors, []);
 });
 
+test('a light load reads as a share of capacity below 1 %, not "0 %"', async () => {
+  // k = 8: capacity 1 flit/node/cycle; λ = 0.0003 messages of 16 flits offers 0.0048.
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=dor&rate=0.0003&len=16`);
+  await page.waitForFunction(() => !document.getElementById('model').textContent.includes('Evaluating'));
+  const row = await page.evaluate(() => [...document.querySelectorAll('#model tr')].map((tr) => [...tr.cells].map((c) => c.textContent)).find((r) => r[0] === 'offered load'));
+  assert.equal(row[1], '0.005 (0.5 %)');
+  await page.locator('#rate-unit').selectOption('flits');
+  assert.match(await page.locator('#rate-note').textContent(), /^0\.5 % of capacity;/);
+  assert.deepEqual(errors, []);
+});
+
 test('controls are named by what they are, the key in a tooltip; those that do not apply are hidden', async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=dor&rate=0.005`);
   const option = (key, value) => page.evaluate(([k, v]) => {
@@ -161,6 +172,13 @@ test('after a deadlock the live latency stops and says why', async () => {
   await page.evaluate(() => window.torusExplorer.step(3000));
   await page.waitForTimeout(400);
   assert.equal((await page.evaluate(() => window.torusExplorer.charts()))[1].points.mean, points, 'the live latency line stops');
+  // The whole run deadlocks too: its throughputs, averaged over a window it never finished,
+  // are not shown as if they were measured.
+  await page.waitForFunction(() => window.torusExplorer.results().run != null, null, { timeout: 60000 });
+  await page.waitForTimeout(200);
+  const simulated = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#model tbody tr')].map((tr) => [tr.cells[0].textContent, tr.cells[2].textContent])));
+  assert.equal(simulated['offered load'], 'deadlocked');
+  assert.equal(simulated['accepted throughput'], 'deadlocked');
   assert.deepEqual(errors, []);
 });
 

@@ -758,8 +758,8 @@ export class Charts {
       { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE }, edgeMarkers: true },
     );
     for (const pin of this.pins) {
-      for (const m of pin.models) series.push({ label: `${pin.label} (${m.label})`, stroke: pin.colour, width: 2, dash: [7, 4], spanGaps: true });
-      series.push({ label: `${pin.label} (simulated)`, stroke: pin.colour, width: 0, points: { show: true, size: 7, width: 2, stroke: pin.colour, fill: '#ffffff' }, edgeMarkers: true, hollow: true });
+      for (const m of pin.models) series.push({ label: `${pin.name} (${m.label})`, stroke: pin.colour, width: 2, dash: [7, 4], spanGaps: true });
+      series.push({ label: `${pin.name} (simulated)`, stroke: pin.colour, width: 0, points: { show: true, size: 7, width: 2, stroke: pin.colour, fill: '#ffffff' }, edgeMarkers: true, hollow: true });
     }
     return series;
   }

@@ -10,8 +10,8 @@ import { PRESETS, DEFAULT_SCENARIO, PAPERS, DEFAULT_SPEED, DEFAULT_VIEW, claimWo
 import { Sweep } from './sweep.js';
 import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
 import { el, download } from './dom.js';
-import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, flitsText } from './units.js';
-import { CONTROLS, choiceLabel, GLOSSARY } from './words.js';
+import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, percentText, flitsText } from './units.js';
+import { CONTROLS, choiceLabel, shortLabel, GLOSSARY } from './words.js';
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
@@ -1351,6 +1351,8 @@ class App {
         }
       });
       pin.label = shown.map(([k, v]) => `${k}=${v}`).join(', ') || 'this scenario';
+      // What students read in the legend and the list: "GOAL", not "routing=goal".
+      pin.name = shown.map(([k, v]) => shortLabel(k, v)).join(', ') || 'this scenario';
       pin.zeroLoad = this.zeroLoadOf(pin.scenario, pin.models, pin.sweep);
     }
     this.charts.setPins(this.pins);
@@ -1365,7 +1367,7 @@ class App {
       const swatch = el('span', { class: 'pin-swatch' });
       // Through the CSSOM: the Content-Security-Policy forbids style attributes.
       swatch.style.background = pin.colour;
-      return el('li', { 'data-scenario': pin.scenario }, [swatch, `${pin.label}${state}`, remove]);
+      return el('li', { 'data-scenario': pin.scenario, title: pin.label }, [swatch, `${pin.name}${state}`, remove]);
     });
     $('pins').replaceChildren(...items);
     this.pinButton.disabled = this.pins.length >= MAX_PINS;
@@ -1427,7 +1429,7 @@ class App {
     const run = this.lastRun;
     const capacity = this.capacity;
     const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
-    const load = (x) => (x == null ? '–' : `${Number(x).toFixed(3)}${capacity > 0 ? ` (${Math.round((100 * x) / capacity)} %)` : ''}`);
+    const load = (x) => (x == null ? '–' : `${Number(x).toFixed(3)}${capacity > 0 ? ` (${percentText(x, capacity)})` : ''}`);
     const parts = [];
     if (r.model) {
       const paper = PAPERS[r.model];
@@ -1460,8 +1462,10 @@ class App {
       if ('W_s' in q) row('W_s, source wait', num(q.W_s), run ? num(run.source_queue_mean) : '…', 'cycles');
     }
     row('channel-load bound', load(r.bound_saturation_fraction_of_capacity == null ? null : r.bound_saturation_fraction_of_capacity * capacity), '', throughput);
-    row('offered load', load(flitLoad(this.scenario)), run ? load(run.offered_flits_per_node_cycle) : '…', throughput);
-    row('accepted throughput', '', run ? load(run.accepted_flits_per_node_cycle) : '…', throughput);
+    // A deadlocked run's throughputs are averaged over a window it never finished: not shown.
+    const simulated = (x) => (!run ? '…' : run.deadlock ? 'deadlocked' : load(x));
+    row('offered load', load(flitLoad(this.scenario)), simulated(run && run.offered_flits_per_node_cycle), throughput);
+    row('accepted throughput', '', simulated(run && run.accepted_flits_per_node_cycle), throughput);
     parts.push(el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, ['quantity']), el('th', {}, ['model']), el('th', {}, ['simulated (whole run)']), el('th', {}, ['unit'])])]), el('tbody', {}, rows)]));
     if (r.bound && r.bound.note) parts.push(el('p', { class: 'muted' }, [`Bound: ${r.bound.note}.`]));
     if (r.model) {
@@ -1694,7 +1698,7 @@ async function main() {
     charts: () => app.charts.describe(),
     pin: () => app.pinCurrent(),
     unpin: (i) => app.unpin(i),
-    pins: () => app.pins.map((p) => ({ scenario: p.scenario, label: p.label, done: p.done, points: p.sweep.length })),
+    pins: () => app.pins.map((p) => ({ scenario: p.scenario, label: p.label, name: p.name, done: p.done, points: p.sweep.length })),
     present: (on = true) => app.setPresenting(!!on),
     sweepStatus: () => app.sweepStatus(),
   };

@@ -40,8 +40,17 @@ export function flitsText(x, digits = 3) {
   return x == null || !Number.isFinite(x) ? '–' : `${x.toFixed(digits)} ${FLITS}`;
 }
 
+// A share of capacity in per cent: whole per cents, but one decimal below 1 % so that a light
+// load does not read "0 %".
+export function percentText(x, capacity) {
+  if (x == null || !Number.isFinite(x) || !(capacity > 0)) return '';
+  const share = (100 * x) / capacity;
+  return `${share > 0 && share < 0.95 ? share.toFixed(1) : Math.round(share)} %`;
+}
+
 export function capacityText(x, capacity) {
-  return x == null || !Number.isFinite(x) || !(capacity > 0) ? '' : `${Math.round((100 * x) / capacity)} % of capacity`;
+  const share = percentText(x, capacity);
+  return share ? `${share} of capacity` : '';
 }
 
 // "0.150 flits/node/cycle (15 % of capacity)".

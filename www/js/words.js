@@ -61,6 +61,15 @@ export function choiceLabel(key, value) {
   return (CHOICES[key] && CHOICES[key][value]) || value;
 }
 
+// A choice's short name, for a legend: its abbreviation where it has one ("GOAL"), else its
+// name without the bracketed note ("tornado"); a key without choices stays key=value.
+export function shortLabel(key, value) {
+  const name = CHOICES[key] && CHOICES[key][value];
+  if (!name) return `${key}=${value}`;
+  const abbreviation = /\(([A-Z][A-Z ]*)\)$/.exec(name);
+  return abbreviation ? abbreviation[1] : name.replace(/ \(.*\)$/, '');
+}
+
 // The help's glossary: the words the page, its presets and the papers use.
 export const GLOSSARY = [
   ['flit', 'the unit a channel carries in one cycle; a message is M flits'],
