@@ -30,7 +30,7 @@ test('model panel, bound, sweep points and live point', async () => {
   else assert.ok(panel.includes(cli.reason), `panel gives the CLI's reason: ${panel}`);
   // The bound in flits/node/cycle (capacity 8/k on a 2-D torus), with its share of capacity.
   const bound = cli.bound_saturation_fraction_of_capacity * (8 / 6);
-  assert.ok(panel.includes(`${bound.toFixed(3)} (${Math.round(100 * cli.bound_saturation_fraction_of_capacity)} %)`), `panel shows the bound: ${panel}`);
+  assert.ok(panel.includes(`${bound.toFixed(3)} (${Math.round((100 * Number(bound.toFixed(3))) / (8 / 6))} %)`), `panel shows the bound: ${panel}`);
 
   await page.evaluate(() => window.torusExplorer.step(1500));
   const stats = await page.evaluate(() => window.torusExplorer.stats());

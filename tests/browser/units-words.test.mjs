@@ -49,8 +49,15 @@ test('k = 16: every throughput in flits/node/cycle, its share of capacity beside
   // The model panel: the whole run's accepted throughput, the same unit.
   const run = await page.evaluate(() => window.torusExplorer.results().run);
   const row = await page.evaluate(() => [...document.querySelectorAll('#model tr')].map((tr) => [...tr.cells].map((c) => c.textContent)).find((r) => r[0] === 'accepted throughput'));
-  assert.equal(row[2], `${run.accepted_flits_per_node_cycle.toFixed(3)} (${Math.round((100 * run.accepted_flits_per_node_cycle) / capacity)} %)`);
+  const printed = run.accepted_flits_per_node_cycle.toFixed(3);
+  assert.equal(row[2], `${printed} (${Math.round((100 * Number(printed)) / capacity)} %)`);
   assert.equal(row[3], 'flits/node/cycle (% of capacity)');
+  // Every share on the page is the share of the number printed beside it, so that equal
+  // numbers never carry different shares.
+  const text = await page.evaluate(() => ['live-numbers', 'model', 'rate-note'].map((id) => document.getElementById(id).textContent.replaceAll('\u200b', '')).join('\n'));
+  const shares = [...text.matchAll(/(\d+\.\d{3})(?: flits\/node\/cycle)? \((\d+) %/g)];
+  assert.ok(shares.length >= 4, text);
+  for (const [, x, share] of shares) assert.equal(Number(share), Math.round((100 * Number(x)) / capacity), `${x} printed with ${share} %`);
   // The charts: the live point's load is λ·M on the latency chart, and offered and accepted
   // are flits/node/cycle on the throughput chart, the fraction of capacity on its other axis.
   const charts = await page.evaluate(() => window.torusExplorer.charts());
@@ -166,6 +173,10 @@ test('after a deadlock the live latency stops and says why', async () => {
   assert.equal(await page.evaluate(() => window.torusExplorer.stats().deadlock), true);
   await page.waitForTimeout(400);
   assert.match(await liveValue(page, 'mean latency'), /^stopped: deadlocked at cycle [\d,]+, no message can arrive$/);
+  // The warning reads across the panel, not down a column one word wide.
+  const alarm = await page.locator('#live-numbers dd.alarm').boundingBox();
+  const panel = await page.locator('#live-numbers').boundingBox();
+  assert.ok(alarm.width > 0.6 * panel.width, `the warning is ${alarm.width} px wide in a panel of ${panel.width}`);
   const charts = await page.evaluate(() => window.torusExplorer.charts());
   assert.equal(charts[0].points.live, 0, 'no live point on the latency chart');
   const points = charts[1].points.mean;

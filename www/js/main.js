@@ -1429,7 +1429,8 @@ class App {
     const run = this.lastRun;
     const capacity = this.capacity;
     const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
-    const load = (x) => (x == null ? '–' : `${Number(x).toFixed(3)}${capacity > 0 ? ` (${percentText(x, capacity)})` : ''}`);
+    // The share of the number as printed, as loadText does.
+    const load = (x) => (x == null ? '–' : `${Number(x).toFixed(3)}${capacity > 0 ? ` (${percentText(Number(Number(x).toFixed(3)), capacity)})` : ''}`);
     const parts = [];
     if (r.model) {
       const paper = PAPERS[r.model];

@@ -53,8 +53,9 @@ export function capacityText(x, capacity) {
   return share ? `${share} of capacity` : '';
 }
 
-// "0.150 flits/node/cycle (15 % of capacity)".
+// "0.150 flits/node/cycle (15 % of capacity)". The share is of the number as printed, so that
+// two equal numbers on one screen never carry different shares.
 export function loadText(x, capacity, digits = 3) {
-  const share = capacityText(x, capacity);
+  const share = capacityText(x == null ? x : Number(x.toFixed(digits)), capacity);
   return `${flitsText(x, digits)}${share ? ` (${share})` : ''}`;
 }

@@ -81,7 +81,7 @@ export const GLOSSARY = [
   ['deadlock', 'worms each waiting for a channel another one holds, in a cycle: nothing can move again'],
   ['offered load', 'flits each node tries to send per cycle (the rate λ in messages/node/cycle, times the flits per message)'],
   ['accepted throughput', 'flits delivered per node per cycle; below saturation it equals the offered load'],
-  ['capacity', 'the throughput uniform traffic would reach with every channel busy every cycle: 8/k flits/node/cycle on a 2-D torus'],
+  ['capacity', 'the throughput uniform traffic would reach with every channel busy every cycle: 8/k flits/node/cycle on a 2-D torus; broadcasts can pass it, as the copies of one broadcast share the channels of its tree'],
   ['saturation', 'the load past which the network cannot carry what is offered: accepted throughput stops growing and latency grows without bound'],
   ['channel-load bound', 'the highest throughput any routing of the family allows, from the load on the busiest channel'],
   ['latency', 'cycles from a message being generated at its source until its last flit arrives, waiting in the source queue included'],
