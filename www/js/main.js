@@ -1611,19 +1611,32 @@ class App {
       } else line = next;
     }
     scenarioLines.push(line);
+    // The title, broken between its parts where it is wider than the picture (squeezed into
+    // one line it reads as condensed type).
+    const titleFont = `bold ${15 * scale}px sans-serif`;
+    measure.font = titleFont;
+    const v = Object.fromEntries(pairs(this.scenario));
+    const titleParts = [`${v.k} × ${v.k} torus, `, `${choiceLabel('routing', v.routing)}, `, `${choiceLabel('traffic', v.traffic)} traffic, `,
+      `${loadText(flitLoad(this.scenario), this.capacity)} `, `— cycle ${this.cycle().toLocaleString('en')}`];
+    const titleLines = [''];
+    for (const part of titleParts) {
+      const last = titleLines.length - 1;
+      if (titleLines[last] && measure.measureText(`${titleLines[last]}${part}`.trimEnd()).width > width - 2 * pad) titleLines.push(part);
+      else titleLines[last] += part;
+    }
+    const titleH = 20 * scale;
     const lineH = 18 * scale;
     const out = document.createElement('canvas');
     out.width = width;
-    out.height = pad + 24 * scale + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
+    out.height = pad + titleLines.length * titleH + 4 * scale + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
     const ctx = out.getContext('2d');
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, out.width, out.height);
     ctx.fillStyle = '#111111';
     ctx.textBaseline = 'top';
-    ctx.font = `bold ${15 * scale}px sans-serif`;
-    const v = Object.fromEntries(pairs(this.scenario));
-    ctx.fillText(`${v.k} × ${v.k} torus, ${choiceLabel('routing', v.routing)}, ${choiceLabel('traffic', v.traffic)} traffic, ${loadText(flitLoad(this.scenario), this.capacity)} — cycle ${this.cycle().toLocaleString('en')}`, pad, pad, width - 2 * pad);
-    let y = pad + 24 * scale;
+    ctx.font = titleFont;
+    titleLines.forEach((line, i) => ctx.fillText(line.trimEnd(), pad, pad + i * titleH, width - 2 * pad));
+    let y = pad + titleLines.length * titleH + 4 * scale;
     ctx.drawImage(canvas, pad, y);
     y += canvas.height + pad / 2;
     ctx.textBaseline = 'middle';
