@@ -4,7 +4,14 @@
 //! Data flows one way: a scenario string is parsed into a [`Scenario`], which builds a
 //! [`sim::Simulation`] (stepped cycle by cycle into [`sim::stats`]) and is also the only input
 //! of the analytical [`models`].
+//!
+//! Modules depend on each other one way (checked by `tests/layers.rs`): [`topology`],
+//! [`traffic`] and [`scenario`] at the bottom; [`models`] and [`sim`] above them, side by side;
+//! [`experiment`] (many runs: sweeps, replications, saturation searches, jobs) above those;
+//! the experiment suites [`seed004`] and [`validation`] above it; [`bench`] and the wasm
+//! bindings at the top.
 
+pub mod bench;
 pub mod broadcast;
 pub mod experiment;
 pub mod models;
@@ -14,6 +21,7 @@ pub mod scenario;
 pub mod seed004;
 pub mod sim;
 pub mod support;
+pub mod svg;
 pub mod topology;
 pub mod traffic;
 pub mod validation;

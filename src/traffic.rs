@@ -4,6 +4,13 @@
 //! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). Arrival times are
 //! the simulator's concern (Poisson, see `sim`).
 
+pub(crate) mod lattice;
+mod matching;
+pub(crate) mod oblivious;
+mod worst_case;
+
+pub use worst_case::{worst_case, worst_case_permutation, WORST_CASE_MAX_NODES};
+
 use crate::rng::{Rng, Stream};
 use crate::scenario::{Scenario, ScenarioError, TrafficKind};
 use crate::topology::{Node, Torus};
@@ -54,7 +61,7 @@ impl Pattern {
                     p_hot: (HOT_SPOT_FACTOR - 1.0) / (n / HOT_SPOTS as f64 - 1.0),
                 }
             }
-            TrafficKind::Worstcase => Pattern::Fixed(crate::models::bounds::worst_case_permutation(torus, s.routing)?),
+            TrafficKind::Worstcase => Pattern::Fixed(worst_case_permutation(torus, s.routing)?),
         })
     }
 

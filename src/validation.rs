@@ -10,8 +10,6 @@
 //! ([`support::check_supported`]) is still listed, with its model curve and the reason, so the
 //! report fills in by itself as the simulator gains features: rerun `torus validate`.
 
-pub mod svg;
-
 use crate::experiment::{self, Saturation};
 use crate::models::{self, bounds};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
@@ -20,7 +18,7 @@ use crate::support;
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Instant;
-use svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
+use crate::svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
 
 /// How long each simulation runs, and how many rates each configuration gets.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@
 mod kernel;
 
 use std::time::Instant;
-use torus_explorer::experiment::bench;
+use torus_explorer::bench::bench;
 use torus_explorer::Scenario;
 
 const SCENARIO: &str = "k=8&routing=dor&traffic=uniform&len=1&rate=0.5&vcs=2&buf=8";

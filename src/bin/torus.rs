@@ -3,7 +3,8 @@
 
 use std::process::ExitCode;
 use std::time::Instant;
-use torus_explorer::experiment::{self, BENCH_SCENARIOS};
+use torus_explorer::bench::{self, BENCH_SCENARIOS};
+use torus_explorer::experiment;
 use torus_explorer::sim::Simulation;
 use torus_explorer::validation;
 use torus_explorer::{seed004, RoutingKind, Scenario};
@@ -257,13 +258,13 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let scenarios: Vec<String> = if let Some(text) = option(args, "--scenario")? {
                 vec![text.to_string()]
             } else if args.iter().any(|a| a == "--scaling") {
-                experiment::scaling_scenarios()
+                bench::scaling_scenarios()
             } else {
                 BENCH_SCENARIOS.iter().map(|s| s.to_string()).collect()
             };
             for text in &scenarios {
                 let s = Scenario::parse(text)?;
-                let r = experiment::bench(&s, cycles);
+                let r = bench::bench(&s, cycles);
                 results.push(r.clone());
                 if as_json {
                     out!("{}", json(&r));
@@ -276,7 +277,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
             if let Some(dir) = svg_dir {
                 std::fs::create_dir_all(dir).map_err(|e| Fail(format!("cannot create `{dir}`: {e}")))?;
-                for (name, plot) in experiment::scaling_plots(&results) {
+                for (name, plot) in bench::scaling_plots(&results) {
                     let path = std::path::Path::new(dir).join(name);
                     std::fs::write(&path, plot.render()).map_err(|e| Fail(format!("cannot write `{}`: {e}", path.display())))?;
                     eprintln!("wrote {}", path.display());
@@ -303,9 +304,9 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
 
 /// `torus bench --models`: the time of a 100-point curve of each analytical model.
 fn bench_models(as_json: bool) -> Result<(), Fail> {
-    let mut slowest: Option<experiment::ModelBenchResult> = None;
-    for s in experiment::model_bench_scenarios() {
-        let r = experiment::bench_model(&s).map_err(Fail)?;
+    let mut slowest: Option<bench::ModelBenchResult> = None;
+    for s in bench::model_bench_scenarios() {
+        let r = bench::bench_model(&s).map_err(Fail)?;
         if as_json {
             out!("{}", json(&r));
         } else {

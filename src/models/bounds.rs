@@ -7,7 +7,7 @@
 //! capacity k/8 packets/cycle per channel, is Θ = (k/8)/max_c γ_c (§1).
 //!
 //! - Oblivious routings (DOR, VAL, ROMM, RLB): γ_c exactly ([`channel_loads`], §3, §4.1), and the
-//!   worst-case permutation ([`worst_case_permutation`], §4.2).
+//!   worst-case permutation (`traffic=worstcase`, [`crate::traffic::worst_case_permutation`], §4.2).
 //! - GOAL and minimal adaptive routings (MIN AD, Duato, NBC, the seed 002 adaptive routing): the
 //!   ideal balance, the least max_c γ_c of any routing of the family, which bounds their
 //!   throughput from above (§4.3). Exact for translation-invariant patterns; otherwise a ring-cut
@@ -20,23 +20,16 @@
 //! Every value here is for k-ary n-cubes with n = 1, 2 or 3 and any k ≥ 2, even or odd.
 
 mod ideal;
-mod lattice;
-mod matching;
-mod oblivious;
 
+pub use crate::traffic::lattice::TieRule;
+pub use crate::traffic::oblivious::{Oblivious, ENUMERATION_BUDGET};
 pub use ideal::Family;
-pub use lattice::TieRule;
-pub use oblivious::{Oblivious, ENUMERATION_BUDGET};
 
-use crate::scenario::{RoutingKind, Scenario, ScenarioError};
-use crate::topology::{Node, Torus};
-use crate::traffic::Pattern;
-use lattice::{invariant_offsets, Lattice};
+use crate::scenario::{RoutingKind, Scenario};
+use crate::topology::Torus;
+use crate::traffic::lattice::{invariant_offsets, Lattice};
+use crate::traffic::{oblivious, Pattern};
 use serde::Serialize;
-
-/// Largest torus, in nodes, for which [`worst_case_permutation`] runs its 2n Hungarian
-/// matchings of N × N (O(N³) each: about a quarter of a second at 256 nodes).
-pub const WORST_CASE_MAX_NODES: u32 = 256;
 
 /// Most Frank–Wolfe work [`bound`] spends on a pattern that is not translation-invariant, in
 /// grid cells searched (well under a second natively).
@@ -239,52 +232,10 @@ pub fn bound(s: &Scenario) -> Bound {
     b
 }
 
-/// The permutation (destination per source) that loads one channel most under an oblivious
-/// `routing` (§1, §4.2, Towles–Dally). For each of node 0's 2n channels c — enough by
-/// translation invariance — a maximum-weight perfect matching with weights
-/// w_c(s, d) = K_{d−s}(c − s) picks the permutation; the heaviest of the 2n wins.
-pub fn worst_case_permutation(torus: &Torus, routing: RoutingKind) -> Result<Vec<Node>, ScenarioError> {
-    let error = |message: String| ScenarioError { key: "traffic".into(), message };
-    let oblivious = Oblivious::of(routing).ok_or_else(|| {
-        error(format!(
-            "traffic=worstcase needs an oblivious routing (dor, val, romm, rlb); no analytical worst case is \
-             known for routing={routing}"
-        ))
-    })?;
-    if torus.nodes() > WORST_CASE_MAX_NODES {
-        return Err(error(format!(
-            "traffic=worstcase is computed for at most {WORST_CASE_MAX_NODES} nodes (k^n); this torus has {}",
-            torus.nodes()
-        )));
-    }
-    Ok(worst_case(torus, oblivious).0)
-}
-
-/// The worst-case permutation of [`worst_case_permutation`] and the load it puts on its channel,
-/// for any [`Oblivious`] variant. No size limit here: it costs 2n matchings of O(N³).
-pub fn worst_case(torus: &Torus, routing: Oblivious) -> (Vec<Node>, f64) {
-    let lat = Lattice::new(torus);
-    let kernels = oblivious::unit_flow_kernels(torus, routing);
-    let mut best = (Vec::new(), f64::NEG_INFINITY);
-    for port in 0..2 * lat.n {
-        let weight: Vec<Vec<f64>> = (0..lat.nodes)
-            .map(|s| {
-                let channel = lat.minus(0, s) as usize * 2 * lat.n + port;
-                (0..lat.nodes).map(|d| kernels[lat.minus(d, s) as usize][channel]).collect()
-            })
-            .collect();
-        let (assignment, load) = matching::max_weight_matching(&weight);
-        if load > best.1 {
-            best = (assignment.into_iter().map(|d| d as Node).collect(), load);
-        }
-    }
-    best
-}
-
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::traffic::{worst_case, worst_case_permutation};
     use crate::scenario::TrafficKind;
 
     const UR: TrafficKind = TrafficKind::Uniform;

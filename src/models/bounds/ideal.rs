@@ -8,7 +8,7 @@
 //! - any pattern: Frank–Wolfe on a soft maximum ([`frank_wolfe`]), which brackets z* between a
 //!   feasible routing's max load and the weak-duality bound Σ_f w_f dist_y(f).
 
-use super::lattice::{Lattice, Moves, QuadrantRule, TieRule, MAX_DIMS};
+use crate::traffic::lattice::{Lattice, Moves, QuadrantRule, TieRule, MAX_DIMS};
 use crate::topology::{Node, Torus};
 use crate::traffic::Pattern;
 

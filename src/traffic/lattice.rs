@@ -1,5 +1,5 @@
 //! Geometry shared by the exact loads ([`super::oblivious`]) and the ideal-balance bounds
-//! ([`super::ideal`]): coordinates, the quadrants of `docs/models/bounds.md` §3, per-class loads
+//! (`models::bounds`): coordinates, the quadrants of `docs/models/bounds.md` §3, per-class loads
 //! of translation-invariant patterns (§4.3), and an accumulator that adds straight runs of hops
 //! to channel loads in O(1) each.
 

@@ -1,5 +1,5 @@
-//! Minimal SVG plots for the validation report: straight-line curves, markers with error bars,
-//! and labelled vertical lines on linear axes that start at zero. Written by hand so that the
+//! Minimal SVG plots for the reports (validation, benchmark scaling): straight-line curves,
+//! markers with error bars, and labelled vertical lines on linear axes that start at zero. Written by hand so that the
 //! crate needs no plotting dependency and the files stay small, diffable text.
 
 use std::fmt::Write;
