@@ -5,16 +5,17 @@
 //! count changes only the wall time.
 
 use crate::scenario::Scenario;
-use crate::sim::{RunReport, Simulation};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+pub mod jobs;
 pub mod replication;
 pub mod saturation;
 
+pub use jobs::{Job, Local, Outcome, Runner};
 pub use replication::{replicate, sweep_replicated, AcrossSeeds, Replicated};
-pub use saturation::{saturation, search, search_replicated, Criterion, ReplicatedSaturation, Saturation, SearchOptions};
+pub use saturation::{saturation, search, search_on, search_replicated, Criterion, ReplicatedSaturation, Saturation, SearchOptions};
 
 /// Worker threads set by [`set_threads`]; 0 until then (one per core).
 static THREADS: AtomicUsize = AtomicUsize::new(0);
@@ -75,11 +76,6 @@ pub fn rate_grid(a: f64, b: f64, n: usize) -> Vec<f64> {
 /// The scenario at another rate.
 pub fn at_rate(s: &Scenario, rate: f64) -> Scenario {
     Scenario { rate, ..s.clone() }
-}
-
-/// One simulation per rate, in parallel.
-pub fn sweep(s: &Scenario, rates: &[f64]) -> Vec<RunReport> {
-    parallel_map(rates, |&rate| Simulation::new(&at_rate(s, rate)).expect("validated scenario").run())
 }
 
 #[cfg(test)]

@@ -17,16 +17,14 @@
 //! Algorithms the simulator does not run yet are listed as such (see [`Roster`]) instead of
 //! failing the whole experiment: their bounds are still shown.
 
+use crate::experiment::jobs::{Job, OffsetCounts, Outcome, Runner};
 use crate::experiment::replication::{replication_scenarios, AcrossSeeds};
-use crate::experiment::{self, parallel_map, rate_grid};
+use crate::experiment::{self, rate_grid, SearchOptions};
 use crate::models::bounds;
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
-use crate::sim::Simulation;
 use crate::support::check_supported;
-use crate::topology::Torus;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::time::Instant;
 
 /// The paper (Singh et al. 2003), in one line.
 pub const REFERENCE: &str = "A. Singh, W. J. Dally, A. K. Gupta, B. Towles, “GOAL: a load-balanced adaptive routing \
@@ -156,9 +154,6 @@ pub fn roster(algorithms: &[RoutingKind]) -> Roster {
     r
 }
 
-/// Progress lines for the caller (the CLI prints them on stderr).
-pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
-
 /// Saturation throughput of one algorithm on one pattern.
 #[derive(Clone, Debug)]
 pub struct SaturationRow {
@@ -183,9 +178,9 @@ pub struct SaturationRow {
 }
 
 /// Saturation throughput of each algorithm on each of [`PATTERNS`] (§5.2, Figure 6), each
-/// searched with `effort.seeds` seeds. Every search is a job of its own; the jobs run in
-/// parallel and their rows come back in order.
-pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, progress: Progress) -> Vec<SaturationRow> {
+/// searched with `effort.seeds` seeds. Every search is a job of its own; the rows are put
+/// together in order whatever order the jobs ran in.
+pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<SaturationRow> {
     let roster = roster(algorithms);
     let mut rows = Vec::new();
     let mut searches = Vec::new();
@@ -216,10 +211,8 @@ pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, progre
             rows.push(row);
         }
     }
-    let results = parallel_map(&searches, |(_, s)| {
-        progress(&format!("saturation: {} on {}, seed {}", s.routing, s.traffic, s.seed));
-        experiment::saturation(s)
-    });
+    let jobs = searches.iter().map(|(_, s)| Job::search(s, &SearchOptions::default())).collect();
+    let results: Vec<experiment::Saturation> = runner.run(jobs).into_iter().map(Outcome::into_search).collect();
     for (row, group) in searches.chunks(effort.seeds).zip(results.chunks(effort.seeds)) {
         let (index, s) = &row[0];
         let fractions: Vec<f64> = group.iter().map(|r| r.saturation_fraction_of_capacity).collect();
@@ -391,7 +384,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// The common header of every markdown report: setup, effort, time, algorithms left out.
-fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
+fn preamble(title: &str, what: &str, effort_line: &str, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
     let mut md = format!("# {title}\n\n{what}\n\nPaper: {REFERENCE}.\n\n");
     let _ = writeln!(
         md,
@@ -399,7 +392,7 @@ fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &
          for every algorithm (VCs × depth: DOR 2 × 12, MIN AD and GOAL 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS 1 × 8 plus a 64-packet shared queue per node), \
          age-based arbitration. Loads and throughputs are fractions of capacity (8/k flits/node/cycle = 1 at k = 8)."
     );
-    let threads = experiment::threads();
+    let (seconds, threads) = wall;
     let _ = writeln!(md, "\n{effort_line}\n\nWall time: {seconds:.0} s on {threads} thread{}.", if threads == 1 { "" } else { "s" });
     if !missing.is_empty() {
         let names: Vec<String> = missing.iter().map(|(r, _)| r.to_string()).collect();
@@ -409,7 +402,7 @@ fn preamble(title: &str, what: &str, effort_line: &str, seconds: f64, missing: &
     md
 }
 
-pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
+pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
         "Saturation throughput (Singh et al. 2003 §5.2, Figure 6)",
         "Highest offered load each algorithm keeps up with (`experiment::saturation`: bisection on the rate to \
@@ -424,7 +417,7 @@ pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, seconds: f64
              (the scenario's seed and seeds derived from it), mean ± 95 % confidence interval across them.",
             effort.warmup, effort.cycles, effort.seeds
         ),
-        seconds,
+        wall,
         missing,
     );
     md.push_str("Each cell: measured / bound Θ [the paper's value, where its text states one].\n\n| algorithm | VCs × depth |");
@@ -501,17 +494,23 @@ pub struct PermutationSummary {
 
 /// Saturation throughput on `effort.permutations` random permutations (§5.3, Figures 9–10);
 /// permutation i is `traffic=permutation&seed=i+1` for every algorithm.
-pub fn permutation_experiment(algorithms: &[RoutingKind], effort: &Effort, progress: Progress) -> Vec<PermutationRow> {
+pub fn permutation_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<PermutationRow> {
     let roster = roster(algorithms);
     let searches: Vec<(RoutingKind, u64)> =
         roster.included.iter().flat_map(|&routing| (1..=effort.permutations as u64).map(move |seed| (routing, seed))).collect();
-    parallel_map(&searches, |&(routing, seed)| {
-        if seed % 10 == 1 {
-            progress(&format!("permutations: {routing}, permutation {seed} of {}", effort.permutations));
-        }
-        let s = Scenario { seed, ..scenario(routing, TrafficKind::Permutation, effort.warmup, effort.permutation_cycles) };
-        PermutationRow { routing, seed, saturation: experiment::saturation(&s).saturation_fraction_of_capacity }
-    })
+    let jobs = searches
+        .iter()
+        .map(|&(routing, seed)| {
+            let s = Scenario { seed, ..scenario(routing, TrafficKind::Permutation, effort.warmup, effort.permutation_cycles) };
+            Job::search(&s, &SearchOptions::default())
+        })
+        .collect();
+    runner
+        .run(jobs)
+        .into_iter()
+        .zip(searches)
+        .map(|(outcome, (routing, seed))| PermutationRow { routing, seed, saturation: outcome.into_search().saturation_fraction_of_capacity })
+        .collect()
 }
 
 pub fn permutation_summary(rows: &[PermutationRow]) -> Vec<PermutationSummary> {
@@ -569,7 +568,7 @@ pub fn permutation_checks(summary: &[PermutationSummary]) -> Vec<(String, String
     ]
 }
 
-pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
+pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
     let summary = permutation_summary(rows);
     let mut md = preamble(
         "Throughput over random permutations (Singh et al. 2003 §5.3, Figure 10)",
@@ -583,7 +582,7 @@ pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, seconds: f
             "{} permutations; runs: warm-up {} cycles, window {} cycles, per search point.",
             effort.permutations, effort.warmup, effort.permutation_cycles
         ),
-        seconds,
+        wall,
         missing,
     );
     md.push_str("| algorithm | permutations | best | average | worst |\n|---|---|---|---|---|\n");
@@ -639,68 +638,46 @@ impl HistogramRow {
 /// Figures 11–12). The background traffic itself is measured: packets generated in a window long
 /// enough for about `effort.histogram_packets` per pair, then a drain of
 /// [`HISTOGRAM_DRAIN_CYCLES`] cycles (at 0.2 load every packet is delivered long before that).
-pub fn histogram_experiment(algorithms: &[RoutingKind], effort: &Effort, progress: Progress) -> Vec<HistogramRow> {
+pub fn histogram_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<HistogramRow> {
     let roster = roster(algorithms);
-    parallel_map(&roster.included, |&routing| {
-        progress(&format!("histograms: {routing}"));
-        histograms_of(routing, effort)
-    })
-    .into_iter()
-    .flatten()
-    .collect()
+    let offsets: Vec<Vec<u32>> = PAIRS.iter().map(|p| p.offset.to_vec()).collect();
+    let jobs = roster.included.iter().map(|&routing| Job::deliveries(&histogram_scenario(routing, effort), &offsets, HISTOGRAM_DRAIN_CYCLES)).collect();
+    runner
+        .run(jobs)
+        .into_iter()
+        .zip(&roster.included)
+        .flat_map(|(outcome, &routing)| outcome.into_deliveries().into_iter().zip(PAIRS).map(move |(counts, pair)| histogram_row(routing, pair, counts)))
+        .collect()
 }
 
 /// Cycles run after the window so that its packets are delivered.
 pub const HISTOGRAM_DRAIN_CYCLES: u64 = 5_000;
 
-fn histograms_of(routing: RoutingKind, effort: &Effort) -> Vec<HistogramRow> {
+/// The paper's setup at the background load, with a window long enough for about
+/// `effort.histogram_packets` packets per pair.
+fn histogram_scenario(routing: RoutingKind, effort: &Effort) -> Scenario {
     let mut s = scenario(routing, TrafficKind::Uniform, effort.warmup, 1);
     s.rate = HISTOGRAM_LOAD * s.capacity_flits() / s.len as f64;
     let nodes = (s.k * s.k) as f64;
     // Packets per cycle to one offset: N sources × λ × 1/(N − 1).
     let per_cycle = nodes * s.rate / (nodes - 1.0);
     s.cycles = (effort.histogram_packets as f64 / per_cycle).ceil() as u64;
-    let mut sim = Simulation::new(&s).expect("the paper's setup is a valid scenario");
-    let torus = Torus::new(s.k, s.n);
-    let mut rows: Vec<HistogramRow> = PAIRS
-        .iter()
-        .map(|p| HistogramRow {
-            routing,
-            pair: p.name,
-            packets: 0,
-            latency_mean: 0.0,
-            hops_mean: 0.0,
-            latency_counts: BTreeMap::new(),
-            hop_counts: BTreeMap::new(),
-        })
-        .collect();
-    sim.record_deliveries();
-    let end = s.warmup + s.cycles + HISTOGRAM_DRAIN_CYCLES;
-    while sim.cycle() < end {
-        sim.step();
-        for d in sim.take_deliveries() {
-            if !d.labelled {
-                continue;
-            }
-            let offset = [torus.offset(d.src, d.dest, 0), torus.offset(d.src, d.dest, 1)];
-            if let Some(i) = PAIRS.iter().position(|p| p.offset == offset) {
-                let row = &mut rows[i];
-                // Latency as `sim::stats` counts it: generation to the cycle after the tail is ejected.
-                let latency = d.delivered + 1 - d.generated;
-                row.packets += 1;
-                row.latency_mean += latency as f64;
-                row.hops_mean += d.hops as f64;
-                *row.latency_counts.entry(latency).or_default() += 1;
-                *row.hop_counts.entry(d.hops).or_default() += 1;
-            }
-        }
+    s
+}
+
+fn histogram_row(routing: RoutingKind, pair: PairOffset, counts: OffsetCounts) -> HistogramRow {
+    let n = counts.packets.max(1) as f64;
+    let latency_sum: f64 = counts.latency_counts.iter().map(|(&l, &c)| (l * c) as f64).sum();
+    let hops_sum: f64 = counts.hop_counts.iter().map(|(&h, &c)| h as f64 * c as f64).sum();
+    HistogramRow {
+        routing,
+        pair: pair.name,
+        packets: counts.packets,
+        latency_mean: latency_sum / n,
+        hops_mean: hops_sum / n,
+        latency_counts: counts.latency_counts,
+        hop_counts: counts.hop_counts,
     }
-    for row in &mut rows {
-        let n = row.packets.max(1) as f64;
-        row.latency_mean /= n;
-        row.hops_mean /= n;
-    }
-    rows
 }
 
 /// CSV of the histograms: one line per (algorithm, pair, latency) that occurred.
@@ -714,7 +691,7 @@ pub fn histogram_csv(rows: &[HistogramRow]) -> String {
     out
 }
 
-pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
+pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
         "Latency histograms (Singh et al. 2003 §5.4, Figures 11–12)",
         "Latency (generation to delivery, source queue included) of packets from A(0,0) to B(1,1), C(1,3) and \
@@ -725,7 +702,7 @@ pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, seconds: f64, 
             "About {} packets per pair; warm-up {} cycles.",
             effort.histogram_packets, effort.warmup
         ),
-        seconds,
+        wall,
         missing,
     );
     md.push_str(
@@ -816,16 +793,15 @@ pub struct StabilityRow {
 }
 
 /// Offered loads from 0.1 to 1.0 of capacity on BC: accepted throughput, average and minimum.
-pub fn stability_experiment(algorithms: &[RoutingKind], effort: &Effort, progress: Progress) -> Vec<StabilityRow> {
+pub fn stability_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<StabilityRow> {
     let roster = roster(algorithms);
     let mut rows = Vec::new();
     for &routing in &roster.included {
-        progress(&format!("stability: {routing} on BC, {} loads", effort.stability_points));
         let s = scenario(routing, TrafficKind::Bitcomp, effort.warmup, effort.cycles);
         let capacity = s.capacity_flits();
         let loads = rate_grid(0.1, 1.0, effort.stability_points);
         let rates: Vec<f64> = loads.iter().map(|f| f * capacity / s.len as f64).collect();
-        for (offered, point) in loads.iter().zip(experiment::sweep_replicated(&s, &rates, effort.seeds, false)) {
+        for (offered, point) in loads.iter().zip(experiment::sweep_replicated(runner, &s, &rates, effort.seeds, false)) {
             let accepted = point.across_seeds.accepted_flits_per_node_cycle;
             let accepted_min = point.across_seeds.accepted_min_pair;
             rows.push(StabilityRow {
@@ -864,7 +840,7 @@ pub fn stability_csv(rows: &[StabilityRow]) -> String {
     out
 }
 
-pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, seconds: f64, missing: &[(RoutingKind, String)]) -> String {
+pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
         "Stability past saturation (Singh et al. 2003 §5.5, Figure 13)",
         "Average and minimum accepted throughput against offered load for bit-complement traffic. The minimum \
@@ -876,7 +852,7 @@ pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, seconds: f64, 
              mean ± 95 % confidence interval across them. A load is marked saturated when any seed saturated.",
             effort.warmup, effort.cycles, effort.seeds
         ),
-        seconds,
+        wall,
         missing,
     );
     md.push_str("| algorithm | offered | accepted (average) | accepted (minimum) | saturated |\n|---|---|---|---|---|\n");
@@ -914,30 +890,37 @@ pub struct Output {
     pub markdown: String,
 }
 
+/// Seconds of work and the threads they ran on, for a report's wall-time line.
+pub type WallTime = (f64, usize);
+
 /// Runs the experiment called `name` (one of [`EXPERIMENTS`]) over `algorithms`, or over its
-/// default list ([`PAPER_ALGORITHMS`]; [`STABILITY_ALGORITHMS`] for stability) when `None`.
-/// `None` for an unknown name.
-pub fn run(name: &str, algorithms: Option<&[RoutingKind]>, effort: &Effort, progress: Progress) -> Option<Output> {
+/// default list ([`PAPER_ALGORITHMS`]; [`STABILITY_ALGORITHMS`] for stability) when `None`,
+/// its jobs carried out by `runner`. `None` for an unknown name.
+pub fn run(name: &str, algorithms: Option<&[RoutingKind]>, effort: &Effort, runner: &dyn Runner) -> Option<Output> {
     let name = *EXPERIMENTS.iter().find(|&&e| e == name)?;
     let algorithms = algorithms.unwrap_or(if name == "stability" { &STABILITY_ALGORITHMS } else { &PAPER_ALGORITHMS });
     let missing = roster(algorithms).missing;
-    let start = Instant::now();
+    let before = runner.elapsed().0;
+    let wall = || {
+        let (now, threads) = runner.elapsed();
+        (now - before, threads)
+    };
     let (csv, markdown) = match name {
         "saturation" => {
-            let rows = saturation_experiment(algorithms, effort, progress);
-            (saturation_csv(&rows), saturation_markdown(&rows, effort, start.elapsed().as_secs_f64(), &missing))
+            let rows = saturation_experiment(algorithms, effort, runner);
+            (saturation_csv(&rows), saturation_markdown(&rows, effort, wall(), &missing))
         }
         "permutations" => {
-            let rows = permutation_experiment(algorithms, effort, progress);
-            (permutation_csv(&rows), permutation_markdown(&rows, effort, start.elapsed().as_secs_f64(), &missing))
+            let rows = permutation_experiment(algorithms, effort, runner);
+            (permutation_csv(&rows), permutation_markdown(&rows, effort, wall(), &missing))
         }
         "histograms" => {
-            let rows = histogram_experiment(algorithms, effort, progress);
-            (histogram_csv(&rows), histogram_markdown(&rows, effort, start.elapsed().as_secs_f64(), &missing))
+            let rows = histogram_experiment(algorithms, effort, runner);
+            (histogram_csv(&rows), histogram_markdown(&rows, effort, wall(), &missing))
         }
         _ => {
-            let rows = stability_experiment(algorithms, effort, progress);
-            (stability_csv(&rows), stability_markdown(&rows, effort, start.elapsed().as_secs_f64(), &missing))
+            let rows = stability_experiment(algorithms, effort, runner);
+            (stability_csv(&rows), stability_markdown(&rows, effort, wall(), &missing))
         }
     };
     Some(Output { name, csv, markdown })
@@ -946,13 +929,16 @@ pub fn run(name: &str, algorithms: Option<&[RoutingKind]>, effort: &Effort, prog
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::Local;
 
     /// Short runs: a few seconds per experiment in the test profile.
     fn tiny() -> Effort {
         Effort { warmup: 300, cycles: 1_500, permutation_cycles: 800, permutations: 3, histogram_packets: 300, stability_points: 3, seeds: 2 }
     }
 
-    fn silent(_: &str) {}
+    fn silent() -> Local {
+        Local::quiet()
+    }
 
     #[test]
     fn buffering_is_constant_per_physical_channel() {
@@ -989,7 +975,7 @@ mod tests {
     #[test]
     fn each_saturation_cell_is_the_mean_over_its_seeds() {
         let effort = tiny();
-        let rows = saturation_experiment(&[RoutingKind::Dor], &effort, &silent);
+        let rows = saturation_experiment(&[RoutingKind::Dor], &effort, &silent());
         let tor = rows.iter().find(|r| r.pattern == "TOR").unwrap();
         let s = scenario(RoutingKind::Dor, TrafficKind::Tornado, effort.warmup, effort.cycles);
         let each: Vec<f64> =
@@ -999,7 +985,7 @@ mod tests {
         assert_eq!(tor.ci95, AcrossSeeds::of(&each).ci95);
         let csv = saturation_csv(&rows);
         assert!(csv.lines().all(|l| l.split(',').count() == 12), "{csv}");
-        assert!(saturation_markdown(&rows, &effort, 1.0, &[]).contains("every cell searched with 2 seeds"));
+        assert!(saturation_markdown(&rows, &effort, (1.0, 1), &[]).contains("every cell searched with 2 seeds"));
     }
 
     #[test]
@@ -1022,7 +1008,7 @@ mod tests {
         assert_eq!(rows[3].measured, Some(0.3));
         assert_eq!(rows[3].accepted, Some(0.3 - 0.01));
         assert_eq!(rows[3].source, "lowest simulated: TOR");
-        let md = saturation_markdown(&rows, &tiny(), 1.0, &[]);
+        let md = saturation_markdown(&rows, &tiny(), (1.0, 1), &[]);
         assert!(md.contains("| minad | 3 × 8 |") && md.contains("| MIN AD: 0.33 on TOR | 0.30 |"), "{md}");
         assert_eq!(saturation_csv(&rows).lines().count(), rows.len() + 1);
     }
@@ -1032,7 +1018,7 @@ mod tests {
         let Some(missing) = PAPER_ALGORITHMS.into_iter().find(|&r| !roster(&[r]).missing.is_empty()) else {
             return;
         };
-        let rows = saturation_experiment(&[missing], &tiny(), &silent);
+        let rows = saturation_experiment(&[missing], &tiny(), &silent());
         assert!(rows.iter().all(|r| r.measured.is_none() && r.source == "not in the simulator yet"));
         let dia = rows.iter().find(|r| r.pattern == "DIA").unwrap();
         assert!(dia.bound.is_some_and(|b| (b - 0.5).abs() < 1e-9), "every algorithm's DIA bound is 0.5 (Claim 1)");
@@ -1040,7 +1026,7 @@ mod tests {
 
     #[test]
     fn permutation_summary_orders_best_average_worst() {
-        let rows = permutation_experiment(&[RoutingKind::Dor], &tiny(), &silent);
+        let rows = permutation_experiment(&[RoutingKind::Dor], &tiny(), &silent());
         assert_eq!(rows.len(), 3);
         let summary = permutation_summary(&rows);
         assert_eq!(summary.len(), 1);
@@ -1052,7 +1038,7 @@ mod tests {
 
     #[test]
     fn histogram_counts_sum_to_the_packets_measured() {
-        let rows = histogram_experiment(&[RoutingKind::Minad], &tiny(), &silent);
+        let rows = histogram_experiment(&[RoutingKind::Minad], &tiny(), &silent());
         assert_eq!(rows.len(), PAIRS.len());
         for (r, p) in rows.iter().zip(PAIRS) {
             assert_eq!(r.latency_counts.values().sum::<u64>(), r.packets);
@@ -1068,7 +1054,7 @@ mod tests {
 
     #[test]
     fn stability_accepts_what_is_offered_below_saturation() {
-        let rows = stability_experiment(&[RoutingKind::Dor], &tiny(), &silent);
+        let rows = stability_experiment(&[RoutingKind::Dor], &tiny(), &silent());
         assert_eq!(rows.len(), 3);
         let first = &rows[0];
         assert!((first.offered - 0.1).abs() < 1e-12 && (first.accepted - 0.1).abs() < 0.02, "{first:?}");
@@ -1082,8 +1068,8 @@ mod tests {
 
     #[test]
     fn run_knows_its_experiments() {
-        assert!(run("nonsense", None, &tiny(), &silent).is_none());
-        let out = run("stability", Some(&[RoutingKind::Dor]), &Effort { stability_points: 1, ..tiny() }, &silent).unwrap();
+        assert!(run("nonsense", None, &tiny(), &silent()).is_none());
+        let out = run("stability", Some(&[RoutingKind::Dor]), &Effort { stability_points: 1, ..tiny() }, &silent()).unwrap();
         assert_eq!(out.name, "stability");
         assert_eq!(out.csv.lines().count(), 2);
         assert!(out.markdown.starts_with("# Stability"));

@@ -2,7 +2,7 @@
 //!
 //! For every seed paper's validation set-up this module lists the configurations
 //! ([`latency_configurations`], [`saturation_cases`]), simulates each over a grid of rates
-//! ([`experiment::sweep`]), sets the applicable model's latency beside every simulated point with
+//! (every run a [`Job`] of one batch, so that a cluster can run them: `torus validate --plan`), sets the applicable model's latency beside every simulated point with
 //! the relative error, compares the intermediate quantities term by term at one mid load, and
 //! writes a Markdown report with one SVG plot per configuration.
 //!
@@ -10,14 +10,13 @@
 //! ([`support::check_supported`]) is still listed, with its model curve and the reason, so the
 //! report fills in by itself as the simulator gains features: rerun `torus validate`.
 
-use crate::experiment::{self, Saturation};
+use crate::experiment::{self, Job, Outcome, Runner, Saturation, SearchOptions};
 use crate::models::{self, bounds};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
 use crate::sim::RunReport;
 use crate::support;
 use std::fmt::Write;
 use std::path::Path;
-use std::time::Instant;
 use crate::svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
 
 /// How long each simulation runs, and how many rates each configuration gets.
@@ -357,19 +356,6 @@ impl SaturationResult {
     }
 }
 
-/// Which configuration is about to run, for progress output.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Progress {
-    /// 1-based position among `total`.
-    pub index: usize,
-    pub total: usize,
-    pub label: String,
-    /// Simulations it will run: one per rate, or "a search" (`None`) for seed 004.
-    pub runs: Option<usize>,
-    /// `false` when the simulator does not support it yet (the model side is still computed).
-    pub simulated: bool,
-}
-
 /// The whole report.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -431,18 +417,37 @@ fn compare_terms(model: &models::Evaluation, sim: &RunReport) -> Vec<TermRow> {
     rows
 }
 
-/// Simulates one latency configuration (when supported) and sets the model beside it.
-pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength) -> LatencyResult {
-    let run_scenario = Scenario { warmup: length.warmup, cycles: length.cycles, ..c.scenario.clone() };
+/// The scenario a configuration's runs simulate (at each of its rates).
+fn run_scenario(c: &LatencyConfiguration, length: &RunLength) -> Scenario {
+    Scenario { warmup: length.warmup, cycles: length.cycles, ..c.scenario.clone() }
+}
+
+/// A configuration's simulations, one per rate; none when the simulator lacks it.
+fn configuration_jobs(c: &LatencyConfiguration, length: &RunLength) -> Vec<Job> {
+    let s = run_scenario(c, length);
+    if support::check_supported(&s).is_err() {
+        return Vec::new();
+    }
+    let model_saturation = models::applicable(&c.scenario).ok().map(|m| m.saturation_rate(&c.scenario));
+    rates_of(c, model_saturation, length).into_iter().map(|rate| Job::run(&experiment::at_rate(&s, rate))).collect()
+}
+
+/// Simulates one latency configuration (when supported), its runs carried out by `runner`,
+/// and sets the model beside it.
+pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength, runner: &dyn Runner) -> LatencyResult {
+    let reports = runner.run(configuration_jobs(c, length)).into_iter().map(Outcome::into_run).collect();
+    compare_configuration(c, length, reports)
+}
+
+/// Sets the model beside a configuration's runs (`reports`, one per rate, or none when the
+/// simulator lacks it).
+fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, reports: Vec<RunReport>) -> LatencyResult {
+    let run_scenario = run_scenario(c, length);
     let model = models::applicable(&c.scenario);
     let model_saturation = model.as_ref().ok().map(|m| m.saturation_rate(&c.scenario));
     let rates = rates_of(c, model_saturation, length);
     let model_latency = models::curve(&c.scenario, &rates);
     let simulator_pending = support::check_supported(&run_scenario).err().map(|e| e.to_string());
-    let reports = match simulator_pending {
-        None => experiment::sweep(&run_scenario, &rates),
-        Some(_) => Vec::new(),
-    };
     let paper: Vec<Option<f64>> = match &c.paper_simulation {
         Some(values) => every_stride(values, length).into_iter().map(Some).collect(),
         None => vec![None; rates.len()],
@@ -492,58 +497,49 @@ pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength) -> L
     }
 }
 
-/// Searches one seed 004 case's saturation throughput (when supported) beside its bound.
-pub fn validate_saturation(s: &Scenario) -> SaturationResult {
+/// A seed 004 case's search; none when the simulator lacks it.
+fn saturation_jobs(s: &Scenario) -> Vec<Job> {
+    match support::check_supported(s) {
+        Ok(()) => vec![Job::search(s, &SearchOptions::default())],
+        Err(_) => Vec::new(),
+    }
+}
+
+/// A seed 004 case's measured saturation throughput (`searched`, or none when the simulator
+/// lacks it) beside its bound.
+fn compare_saturation(s: &Scenario, searched: Option<Saturation>) -> SaturationResult {
     let measured = match support::check_supported(s) {
-        Ok(()) => Ok(experiment::saturation(s)),
+        Ok(()) => Ok(searched.expect("a supported case is searched")),
         Err(e) => Err(e.to_string()),
     };
     SaturationResult { scenario: s.clone(), bound: bounds::bound(s), measured }
 }
 
-/// Runs every configuration, calling `progress` before each.
-pub fn run(length: &RunLength, progress: &mut dyn FnMut(&Progress)) -> Report {
-    let start = Instant::now();
+/// Runs every configuration and every seed 004 case, all their runs and searches handed to
+/// `runner` as one batch.
+pub fn run(length: &RunLength, runner: &dyn Runner) -> Report {
+    let before = runner.elapsed().0;
     let configurations = latency_configurations();
     let cases = saturation_cases(length);
-    let total = configurations.len() + cases.len();
+    let latency_jobs: Vec<Vec<Job>> = configurations.iter().map(|c| configuration_jobs(c, length)).collect();
+    let search_jobs: Vec<Vec<Job>> = cases.iter().map(saturation_jobs).collect();
+    let jobs = latency_jobs.iter().chain(&search_jobs).flatten().cloned().collect();
+    let mut outcomes = runner.run(jobs).into_iter();
     let mut simulations = 0;
     let mut latency = Vec::new();
-    for (i, c) in configurations.iter().enumerate() {
-        let supported = support::check_supported(&c.scenario).is_ok();
-        let runs = c.paper_rates.as_ref().map_or(length.load_fractions.len(), |r| every_stride(r, length).len());
-        progress(&Progress {
-            index: i + 1,
-            total,
-            label: format!("{} {}", SEEDS[c.seed].cite, c.title),
-            runs: Some(runs),
-            simulated: supported,
-        });
-        let result = validate_configuration(c, length);
-        simulations += result.points.iter().filter(|p| p.simulated.is_some()).count();
-        latency.push(result);
+    for (c, jobs) in configurations.iter().zip(&latency_jobs) {
+        let reports: Vec<RunReport> = outcomes.by_ref().take(jobs.len()).map(Outcome::into_run).collect();
+        simulations += reports.len();
+        latency.push(compare_configuration(c, length, reports));
     }
     let mut saturation = Vec::new();
-    for (i, s) in cases.iter().enumerate() {
-        progress(&Progress {
-            index: configurations.len() + i + 1,
-            total,
-            label: format!("{} saturation {} / {}", SEEDS[4].cite, s.routing, s.traffic),
-            runs: None,
-            simulated: support::check_supported(s).is_ok(),
-        });
-        let result = validate_saturation(s);
-        simulations += result.measured.as_ref().map_or(0, |m| m.runs);
-        saturation.push(result);
+    for (s, jobs) in cases.iter().zip(&search_jobs) {
+        let searched = outcomes.by_ref().take(jobs.len()).map(Outcome::into_search).next();
+        simulations += searched.as_ref().map_or(0, |m| m.runs);
+        saturation.push(compare_saturation(s, searched));
     }
-    Report {
-        length: length.clone(),
-        latency,
-        saturation,
-        wall_seconds: start.elapsed().as_secs_f64(),
-        threads: experiment::threads(),
-        simulations,
-    }
+    let (now, threads) = runner.elapsed();
+    Report { length: length.clone(), latency, saturation, wall_seconds: now - before, threads, simulations }
 }
 
 /// The plot of one latency configuration: model curve, simulated points with their 95%
@@ -976,7 +972,7 @@ mod tests {
             .find(|c| c.id == "seed003-k8-v4-m32-beta0")
             .expect("the β = 0 baseline of Shahrabi et al. 2002");
         let length = RunLength { warmup: 200, cycles: 1_500, load_fractions: vec![0.3], ..RunLength::quick() };
-        let result = validate_configuration(&c, &length);
+        let result = validate_configuration(&c, &length, &experiment::Local::quiet());
         assert_eq!(result.simulator_pending, None, "duato at β = 0 is simulated");
         assert_eq!(result.points.len(), 1);
         let point = result.points[0];
@@ -1019,7 +1015,7 @@ mod tests {
     fn a_configuration_the_simulator_lacks_is_listed_as_pending_with_its_model_curve() {
         let c = latency_configurations().into_iter().find(|c| c.seed == 3 && c.scenario.beta > 0.0).unwrap();
         let pending = support::check_supported(&c.scenario).is_err();
-        let result = validate_configuration(&c, &RunLength { load_fractions: vec![0.5], ..RunLength::quick() });
+        let result = validate_configuration(&c, &RunLength { load_fractions: vec![0.5], ..RunLength::quick() }, &experiment::Local::quiet());
         assert_eq!(result.simulator_pending.is_some(), pending);
         assert!(result.model_curve.len() > CURVE_POINTS / 2, "the model curve is drawn either way");
         if pending {

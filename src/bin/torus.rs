@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 use torus_explorer::bench::{self, BENCH_SCENARIOS};
+use torus_explorer::experiment::jobs::{self, Collector, Local, Planner, Runner};
 use torus_explorer::experiment;
 use torus_explorer::sim::Simulation;
 use torus_explorer::validation;
@@ -11,6 +12,9 @@ use torus_explorer::{seed004, RoutingKind, Scenario};
 
 const USAGE: &str = "usage:
   torus run \"<scenario>\" [--seeds N]     simulate; one JSON object of statistics
+  torus run --batch [--part I/N]         run the job lines on stdin (from --plan), all of them
+                                         or every N-th from the I-th (0 <= I < N); one JSON
+                                         line per job: its id and result, or an error
   torus sweep \"<scenario>\" --rates a:b:n [--seeds N] [--stop-at-saturation]
                                          one JSON line per rate (n rates from a to b);
                                          --stop-at-saturation: none after the first saturated
@@ -31,6 +35,11 @@ const USAGE: &str = "usage:
                                          the experiments of Singh et al. 2003 (GOAL):
                                          DIR/<name>.csv and .md (DIR defaults to docs/experiments)
   torus help                             this text
+
+sweep, saturation, validate and experiment take --plan: print their runs as job lines, one
+self-contained JSON job per line, and run nothing; and --collect FILE... (last; - for stdin):
+build the same output from the result lines of torus run --batch, in any order, from any
+number of files. docs/cluster.md: GNU parallel, ssh and Slurm.
 
 --seeds N runs N replications, seeded from the scenario's seed (the first is the scenario's
 own), and adds each one's result and the mean and 95 % confidence interval across them.
@@ -171,6 +180,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         return Err(Fail(USAGE.lines().next().unwrap_or_default().to_string() + "; see `torus help`"));
     };
     match command.as_str() {
+        "run" if args.iter().any(|a| a == "--batch") => batch(args)?,
         "run" => {
             reject_unknown(args, &["--seeds=", "--threads="], 2)?;
             threads_option(args)?;
@@ -187,7 +197,8 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{value}");
         }
         "sweep" => {
-            reject_unknown(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation"], 2)?;
+            let (args, mode) = split_mode(args)?;
+            reject_unknown(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan"], 2)?;
             threads_option(args)?;
             let s = scenario_arg(args)?;
             let seeds = seeds_option(args)?;
@@ -196,7 +207,9 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let stop = args.iter().any(|a| a == "--stop-at-saturation");
             Simulation::new(&s)?;
             let model = torus_explorer::models::curve(&s, &rates);
-            let points = experiment::sweep_replicated(&s, &rates, seeds, stop);
+            let Some(points) = mode.carry_out(|runner| experiment::sweep_replicated(runner, &s, &rates, seeds, stop))? else {
+                return Ok(());
+            };
             for ((rate, point), model_latency) in rates.iter().zip(&points).zip(model) {
                 let mut value = if seeds == 1 { serde_json::to_value(&point.first)? } else { serde_json::to_value(point)? };
                 value["rate"] = (*rate).into();
@@ -221,9 +234,10 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             out!("{}", json(&torus_explorer::models::report(&s)));
         }
         "saturation" => {
+            let (args, mode) = split_mode(args)?;
             reject_unknown(
                 args,
-                &["--threads=", "--seeds=", "--criterion=", "--latency-threshold=", "--tolerance=", "--range="],
+                &["--threads=", "--seeds=", "--criterion=", "--latency-threshold=", "--tolerance=", "--range=", "--plan"],
                 2,
             )?;
             threads_option(args)?;
@@ -231,10 +245,15 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let seeds = seeds_option(args)?;
             let options = search_options(args)?;
             Simulation::new(&s)?;
-            if seeds == 1 {
-                out!("{}", json(&experiment::search(&s, &options)));
-            } else {
-                out!("{}", json(&experiment::search_replicated(&s, &options, seeds)));
+            let report = mode.carry_out(|runner| {
+                if seeds == 1 {
+                    json(&experiment::search_on(runner, &s, &options))
+                } else {
+                    json(&experiment::search_replicated(runner, &s, &options, seeds))
+                }
+            })?;
+            if let Some(report) = report {
+                out!("{report}");
             }
         }
         "bench" => {
@@ -285,11 +304,12 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
         }
         "validate" => {
-            reject_unknown(args, &["--quick", "--out=", "--threads="], 1)?;
+            let (args, mode) = split_mode(args)?;
+            reject_unknown(args, &["--quick", "--out=", "--threads=", "--plan"], 1)?;
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
-            validate(quick, out)?;
+            validate(quick, out, mode)?;
         }
         "experiment" => experiment_command(args)?,
         "help" | "--help" | "-h" => out!("{USAGE}"),
@@ -328,7 +348,8 @@ fn bench_models(as_json: bool) -> Result<(), Fail> {
 /// `torus experiment <name|all> [--quick] [--permutations N] [--routings a,b] [--out DIR]`:
 /// runs seed 004's experiments, writes DIR/<name>.csv and DIR/<name>.md, progress on stderr.
 fn experiment_command(args: &[String]) -> Result<(), Fail> {
-    reject_unknown(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads="], 2)?;
+    let (args, mode) = split_mode(args)?;
+    reject_unknown(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads=", "--plan"], 2)?;
     threads_option(args)?;
     let which = args.get(1).map(String::as_str).ok_or_else(|| Fail("`experiment` needs a name or `all`; see `torus help`".into()))?;
     let names: Vec<&str> = if which == "all" {
@@ -357,35 +378,136 @@ fn experiment_command(args: &[String]) -> Result<(), Fail> {
         None => None,
     };
     let dir = std::path::PathBuf::from(option(args, "--out")?.unwrap_or("docs/experiments"));
+    let Some(outputs) = mode.carry_out(|runner| {
+        names.iter().map(|name| seed004::run(name, routings.as_deref(), &effort, runner).expect("a known experiment")).collect::<Vec<_>>()
+    })?
+    else {
+        return Ok(());
+    };
     std::fs::create_dir_all(&dir).map_err(|e| Fail(format!("cannot create {}: {e}", dir.display())))?;
-    let start = Instant::now();
-    let progress = |line: &str| eprintln!("[{:>6.0} s] {line}", start.elapsed().as_secs_f64());
-    for name in names {
-        let out = seed004::run(name, routings.as_deref(), &effort, &progress).expect("a known experiment");
+    for out in outputs {
         for (ext, text) in [("csv", &out.csv), ("md", &out.markdown)] {
             let path = dir.join(format!("{}.{ext}", out.name));
             std::fs::write(&path, text).map_err(|e| Fail(format!("cannot write {}: {e}", path.display())))?;
-            eprintln!("[{:>6.0} s] wrote {}", start.elapsed().as_secs_f64(), path.display());
+            eprintln!("wrote {}", path.display());
         }
     }
     Ok(())
 }
 
-/// `torus validate`: runs the report with progress on stderr and writes it under `out`.
-fn validate(quick: bool, out: &str) -> Result<(), Fail> {
+/// `torus validate`: runs (or plans, or collects) the report and writes it under `out`.
+fn validate(quick: bool, out: &str, mode: Mode) -> Result<(), Fail> {
     let length = if quick { validation::RunLength::quick() } else { validation::RunLength::full() };
-    let start = Instant::now();
-    let report = validation::run(&length, &mut |p| {
-        let runs = match (p.simulated, p.runs) {
-            (false, _) => "model only, simulator support pending".to_string(),
-            (true, Some(n)) => format!("{n} runs"),
-            (true, None) => "saturation search".to_string(),
-        };
-        eprintln!("[{:>3}/{}] {:>6.0} s  {}: {runs}", p.index, p.total, start.elapsed().as_secs_f64(), p.label);
-    });
+    let Some(report) = mode.carry_out(|runner| validation::run(&length, runner))? else {
+        return Ok(());
+    };
     let command = if quick { format!("torus validate --quick --out {out}") } else { format!("torus validate --out {out}") };
     validation::write(&report, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
     eprintln!("wrote {out}/validation.md and its plots in {:.0} s", report.wall_seconds);
+    Ok(())
+}
+
+/// How a many-run command carries out its jobs: here, as a plan, or from collected results.
+enum Mode {
+    Local,
+    Plan,
+    Collect(Vec<String>),
+}
+
+/// Splits off `--collect FILE...` (the last option) and reads `--plan`.
+fn split_mode(args: &[String]) -> Result<(&[String], Mode), Fail> {
+    if let Some(i) = args.iter().position(|a| a == "--collect") {
+        let files = args[i + 1..].to_vec();
+        if files.is_empty() {
+            return Err(Fail("--collect needs result files (- for standard input), after every other option".into()));
+        }
+        if args[..i].iter().any(|a| a == "--plan") {
+            return Err(Fail("--plan and --collect are two steps: give one".into()));
+        }
+        return Ok((&args[..i], Mode::Collect(files)));
+    }
+    Ok((args, if args.iter().any(|a| a == "--plan") { Mode::Plan } else { Mode::Local }))
+}
+
+impl Mode {
+    /// Runs `command` on this mode's runner. `None` after a plan, whose job lines it prints:
+    /// the command's own output is then nothing to show.
+    fn carry_out<T>(self, command: impl FnOnce(&dyn Runner) -> T) -> Result<Option<T>, Fail> {
+        match self {
+            Mode::Local => Ok(Some(command(&Local::new()))),
+            Mode::Plan => {
+                let planner = Planner::new();
+                command(&planner);
+                for line in planner.lines() {
+                    out!("{line}");
+                }
+                Ok(None)
+            }
+            Mode::Collect(files) => {
+                let mut sources = Vec::new();
+                for file in files {
+                    let text = if file == "-" {
+                        std::io::read_to_string(std::io::stdin()).map_err(|e| Fail(format!("reading standard input: {e}")))?
+                    } else {
+                        std::fs::read_to_string(&file).map_err(|e| Fail(format!("cannot read {file}: {e}")))?
+                    };
+                    sources.push((file, text));
+                }
+                let collector = Collector::read(&sources).map_err(Fail)?;
+                let result = command(&collector);
+                collector.finish().map_err(Fail)?;
+                Ok(Some(result))
+            }
+        }
+    }
+}
+
+/// `torus run --batch [--part I/N]`: the job lines on stdin (every N-th from the I-th), on
+/// `--threads` threads, each result line printed as its job ends. A job that fails prints an
+/// error line and the batch goes on; the exit code then says that some failed.
+fn batch(args: &[String]) -> Result<(), Fail> {
+    reject_unknown(args, &["--batch", "--part=", "--threads="], 1)?;
+    threads_option(args)?;
+    let (part, parts) = match option(args, "--part")? {
+        None => (0, 1),
+        Some(spec) => {
+            let bad = || Fail(format!("--part must be I/N with 0 <= I < N (e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT), got `{spec}`"));
+            let (i, n) = spec.split_once('/').ok_or_else(bad)?;
+            let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+            if i >= n {
+                return Err(bad());
+            }
+            (i, n)
+        }
+    };
+    let input = std::io::read_to_string(std::io::stdin()).map_err(|e| Fail(format!("reading job lines from standard input: {e}")))?;
+    let lines: Vec<&str> = input.lines().filter(|l| !l.trim().is_empty()).skip(part).step_by(parts).collect();
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| jobs::Progress::new(lines.len()));
+    let ok = experiment::parallel_map(&lines, |line| {
+        let start = Instant::now();
+        let (result, ok) = match jobs::parse_job_line(line) {
+            Err(e) => {
+                let id = serde_json::from_str::<serde_json::Value>(line).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default();
+                (serde_json::json!({ "id": id, "error": e }).to_string(), false)
+            }
+            Ok((id, job)) => {
+                let outcome = std::panic::catch_unwind(|| job.execute()).unwrap_or_else(|panic| {
+                    Err(panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "the job panicked".into()))
+                });
+                let ok = outcome.is_ok();
+                (jobs::result_line(id, &job, outcome, start.elapsed().as_secs_f64()), ok)
+            }
+        };
+        out!("{result}");
+        if let Some(p) = &progress {
+            p.done();
+        }
+        ok
+    });
+    let failed = ok.iter().filter(|ok| !**ok).count();
+    if failed > 0 {
+        return Err(Fail(format!("{failed} of {} jobs failed; their error lines say why", lines.len())));
+    }
     Ok(())
 }
 

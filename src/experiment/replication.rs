@@ -5,6 +5,7 @@
 //! the derived seed are in it), so a batch of them can run anywhere and in any order and be put
 //! back together by that name.
 
+use super::jobs::{Job, Outcome, Runner};
 use super::{at_rate, parallel_map};
 use crate::rng::replication_seed;
 use crate::scenario::Scenario;
@@ -156,13 +157,15 @@ pub fn replicate(s: &Scenario, replications: usize) -> Replicated {
 /// points come back in the rates' order. With `stop_at_saturation` the rates run in groups
 /// of as many as there are threads, lowest first, and the sweep ends with the first saturated
 /// point: the points it returns are the same on any number of threads, only fewer runs are
-/// wasted past saturation when there are fewer threads.
-pub fn sweep_replicated(s: &Scenario, rates: &[f64], replications: usize, stop_at_saturation: bool) -> Vec<Replicated> {
+/// wasted past saturation when there are fewer threads. (A plan lists every rate's jobs: its
+/// placeholders never saturate; collecting stops where the one-machine sweep stops.)
+pub fn sweep_replicated(runner: &dyn Runner, s: &Scenario, rates: &[f64], replications: usize, stop_at_saturation: bool) -> Vec<Replicated> {
     let group = if stop_at_saturation { super::threads().div_ceil(replications).max(1) } else { rates.len().max(1) };
     let mut points = Vec::with_capacity(rates.len());
     for chunk in rates.chunks(group) {
-        let jobs: Vec<Scenario> = chunk.iter().flat_map(|&rate| replication_scenarios(&at_rate(s, rate), replications)).collect();
-        let mut reports = parallel_map(&jobs, simulate).into_iter();
+        let jobs: Vec<Job> =
+            chunk.iter().flat_map(|&rate| replication_scenarios(&at_rate(s, rate), replications)).map(|s| Job::run(&s)).collect();
+        let mut reports = runner.run(jobs).into_iter().map(Outcome::into_run);
         for &rate in chunk {
             let point = Replicated::of(reports.by_ref().take(replications).collect(), seeds(&at_rate(s, rate), replications));
             let saturated = point.saturated();
@@ -178,6 +181,7 @@ pub fn sweep_replicated(s: &Scenario, rates: &[f64], replications: usize, stop_a
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::Local;
 
     #[test]
     fn across_seeds_by_hand() {
@@ -217,10 +221,10 @@ mod tests {
     fn a_sweep_stops_after_its_first_saturated_point_when_asked() {
         let s = Scenario::parse("k=4&len=4&traffic=tornado&warmup=100&cycles=1000").unwrap();
         let rates = [0.01, 0.02, 0.2, 0.22, 0.24];
-        let all = sweep_replicated(&s, &rates, 2, false);
+        let all = sweep_replicated(&Local::quiet(), &s, &rates, 2, false);
         assert_eq!(all.len(), 5);
         let first = all.iter().position(Replicated::saturated).expect("the high rates saturate");
-        let stopped = sweep_replicated(&s, &rates, 2, true);
+        let stopped = sweep_replicated(&Local::quiet(), &s, &rates, 2, true);
         assert_eq!(stopped.len(), first + 1);
         assert_eq!(stopped, all[..=first]);
     }

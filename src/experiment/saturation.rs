@@ -5,10 +5,11 @@
 //! the same on every machine. Several searches (seeds, experiments) run in parallel.
 
 use super::replication::{replication_scenarios, seeds, AcrossSeeds};
-use super::{at_rate, parallel_map};
+use super::at_rate;
+use super::jobs::{Job, Outcome, Runner};
 use crate::scenario::Scenario;
 use crate::sim::{RunReport, Simulation};
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// BookSim's default `latency_thres`, cycles: the latency criterion's default threshold.
 pub const DEFAULT_LATENCY_THRESHOLD: f64 = 500.0;
@@ -104,8 +105,13 @@ impl SearchOptions {
     }
 }
 
+/// A name from a fixed list. Spelled `&'static str` in a field, serde's derive would borrow
+/// it from the input and tie every reader to 'static input; the alias keeps it to
+/// `deserialize_with`, which picks the static name.
+type StaticName = &'static str;
+
 /// One saturation search's result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Saturation {
     /// The scenario at `saturation_rate`.
     pub scenario: String,
@@ -124,10 +130,12 @@ pub struct Saturation {
     pub saturation_rate_upper: Option<f64>,
     /// `"below"` when no rate tried kept up, `"above"` when every rate did: the saturation rate
     /// lies outside the range searched (or within the tolerance of its end).
-    pub outside_range: Option<&'static str>,
+    #[serde(deserialize_with = "outside_range_name")]
+    pub outside_range: Option<StaticName>,
     /// The criterion's name (`criterion_rule` says it in words) and, for `latency`, its
     /// threshold in cycles.
-    pub criterion: &'static str,
+    #[serde(deserialize_with = "criterion_name")]
+    pub criterion: StaticName,
     pub criterion_rule: String,
     pub latency_threshold: Option<f64>,
     pub tolerance: f64,
@@ -136,6 +144,50 @@ pub struct Saturation {
     /// The result in words, to the digits the search justifies (with several seeds, the
     /// spread across them), with the criterion.
     pub result: String,
+}
+
+/// One of `names`, read back from a result line (the static names a search reports).
+fn known_name<'de, D: Deserializer<'de>>(d: D, names: &[&'static str]) -> Result<&'static str, D::Error> {
+    let name = String::deserialize(d)?;
+    names.iter().copied().find(|n| *n == name).ok_or_else(|| serde::de::Error::custom(format!("unknown name `{name}`")))
+}
+
+fn criterion_name<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    known_name(d, &Criterion::NAMES)
+}
+
+fn outside_range_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
+    match Option::<String>::deserialize(d)? {
+        None => Ok(None),
+        Some(name) => ["below", "above"]
+            .into_iter()
+            .find(|n| *n == name)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown side `{name}`"))),
+    }
+}
+
+impl Saturation {
+    /// A search not run (see `jobs::Outcome::placeholder`): zeros at the default options.
+    pub fn placeholder(s: &Scenario) -> Saturation {
+        let options = SearchOptions::default();
+        Saturation {
+            scenario: s.canonical(),
+            saturation_rate: 0.0,
+            saturation_flits_per_node_cycle: 0.0,
+            saturation_fraction_of_capacity: 0.0,
+            accepted_flits_per_node_cycle: 0.0,
+            runs: 0,
+            saturation_rate_upper: None,
+            outside_range: None,
+            criterion: options.criterion.name(),
+            criterion_rule: String::new(),
+            latency_threshold: None,
+            tolerance: options.tolerance,
+            rate_range: options.range_for(s),
+            result: String::new(),
+        }
+    }
 }
 
 /// Saturation throughput under the default criterion and tolerance, from 0 to 1/len.
@@ -269,9 +321,15 @@ pub struct ReplicatedSaturation {
     pub across_seeds: SaturationAcrossSeeds,
 }
 
-/// `replications` searches of `s`, one per seed derived from its own, in parallel.
-pub fn search_replicated(s: &Scenario, options: &SearchOptions, replications: usize) -> ReplicatedSaturation {
-    let results = parallel_map(&replication_scenarios(s, replications), |s| search(s, options));
+/// One search of `s` as a job of `runner` (`torus saturation`).
+pub fn search_on(runner: &dyn Runner, s: &Scenario, options: &SearchOptions) -> Saturation {
+    runner.run(vec![Job::search(s, options)]).remove(0).into_search()
+}
+
+/// `replications` searches of `s`, one per seed derived from its own, each a job of `runner`.
+pub fn search_replicated(runner: &dyn Runner, s: &Scenario, options: &SearchOptions, replications: usize) -> ReplicatedSaturation {
+    let jobs = replication_scenarios(s, replications).iter().map(|s| Job::search(s, options)).collect();
+    let results: Vec<Saturation> = runner.run(jobs).into_iter().map(Outcome::into_search).collect();
     let seeds = seeds(s, replications);
     let replications: Vec<SaturationReplication> = results
         .iter()
@@ -395,7 +453,7 @@ mod tests {
     #[test]
     fn replicated_searches_give_each_seed_and_their_interval() {
         let s = Scenario::parse("k=8&routing=dor&traffic=tornado&len=2&warmup=300&cycles=1500&seed=3").unwrap();
-        let r = search_replicated(&s, &SearchOptions::default(), 3);
+        let r = search_replicated(&crate::experiment::Local::quiet(), &s, &SearchOptions::default(), 3);
         assert_eq!(r.seeds, seeds(&s, 3));
         assert_eq!(r.first.saturation_rate, saturation(&s).saturation_rate, "the first is the plain search");
         let own: Vec<f64> = r.seeds.iter().map(|&seed| saturation(&Scenario { seed, ..s.clone() }).saturation_flits_per_node_cycle).collect();

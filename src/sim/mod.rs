@@ -181,7 +181,7 @@ pub struct LiveStats {
 }
 
 /// The result of a full run (`torus run`): warm-up, measurement window, drain.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RunReport {
     pub scenario: String,
     pub latency_mean: f64,
