@@ -1,12 +1,13 @@
 # The torus explorer: native CLI, WebAssembly page, single-file offline build, tests.
 #
 #   make serve   build the page and serve www/ on http://127.0.0.1:$(PORT)
-#   make test    native tests, wasm build, headless-Chromium browser tests
+#   make test    native tests, the cluster recipes, wasm build, headless-Chromium browser tests
 #   make dist    dist/torus-explorer.html, one self-contained file that works from file://
 #   make cli-pgo a profile-guided build of the CLI for long sweeps (target/pgo/release/torus)
 #
 # Every target installs what it is missing (wasm32 target, wasm-bindgen-cli, npm packages, and
-# for the browser tests Chromium, with apt-get where there is one).
+# for the browser tests Chromium and for the cluster recipes GNU parallel, with apt-get where
+# there is one).
 
 PORT ?= 8000
 CRATE := torus_explorer
@@ -30,14 +31,14 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
 .PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
-.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium native-test browser-test cli cli-pgo bench bench-page clean
+.PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
 	@echo "==> serving www/ at http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
 	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
 
 # Chromium first, so that a machine that cannot get it stops at once, not after the native tests.
-test: chromium native-test wasm dist cli browser-test
+test: chromium gnu-parallel native-test wasm dist cli cluster-test browser-test
 	@echo "==> all tests passed"
 
 native-test:
@@ -47,6 +48,12 @@ native-test:
 cli:
 	@echo "==> building the native CLI (target/release/torus) for the page-vs-CLI comparison"
 	cargo build --release --bin torus
+
+# docs/cluster.md's recipes on a small experiment: GNU parallel and the Slurm array script,
+# each collected and compared with the one-machine output.
+cluster-test: gnu-parallel cli
+	@echo "==> plan, run, collect: GNU parallel and the Slurm script against the one-machine output"
+	scripts/cluster-check.sh
 
 browser-test: chromium $(NPM_STAMP)
 	@echo "==> browser tests (headless Chromium via playwright-core)"
@@ -93,6 +100,18 @@ chromium:
 		[ -x "$(CHROMIUM)" ] || { echo "make: apt-get installed chromium but $(CHROMIUM) is still missing; set CHROMIUM=/path/to/chromium" >&2; exit 1; }; \
 	else \
 		echo "make: the browser tests need Chromium at $(CHROMIUM): install Chromium (or set CHROMIUM=/path/to/chromium) and run make again" >&2; \
+		exit 1; \
+	fi
+
+# Debian's GNU parallel for the cluster recipes, installed as Chromium is.
+gnu-parallel:
+	@if command -v parallel >/dev/null 2>&1; then \
+		echo "==> GNU parallel for the cluster recipes: $$(command -v parallel)"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "==> installing GNU parallel for the cluster recipes (apt-get install parallel)"; \
+		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y parallel; \
+	else \
+		echo "make: the cluster recipes need GNU parallel: install it and run make again" >&2; \
 		exit 1; \
 	fi
 
