@@ -30,7 +30,7 @@ export CHROMIUM
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
-.PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak
+.PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak soak-faults
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
@@ -180,3 +180,7 @@ soak:
 	@command -v /usr/bin/time >/dev/null || (apt-get update && apt-get install -y time)
 	cargo build --release --bin torus
 	scripts/soak.sh
+
+soak-faults:
+	@echo "==> soak with faults: every algorithm, 5% of links failed, at the injection limit (FAULT_SOAK_CYCLES, default 10^6)"
+	FAULT_SOAK_CYCLES=$${FAULT_SOAK_CYCLES:-1000000} cargo test --release --test fault_soak -- --nocapture

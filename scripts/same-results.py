@@ -6,7 +6,8 @@
 Runs every scenario below with `torus run` under both binaries and compares the JSON reports
 field by field (all but `wall_seconds`), floats bit for bit. Fields and scenario keys that only
 the new build reports are listed once, not compared (new fields and keys are how the
-interfaces grow); a field or key the new build no longer reports is a difference. The scenarios cover every routing
+interfaces grow); a field or key the new build no longer reports is a difference. Scenarios the
+old build rejects (keys it does not know yet) are listed as new, not compared. The scenarios cover every routing
 algorithm, short and long messages, loads below and past saturation, every traffic pattern,
 scouting, broadcasts, chaos's shared queue, 1-D and 3-D tori and a deadlock. A speed change to
 the simulator is meant to leave every one of them identical; run this before committing one.
@@ -63,6 +64,12 @@ SCENARIOS = [
     "k=4&n=3&routing=rlb&traffic=uniform&len=2&rate=0.03&warmup=500&cycles=3000",
     "k=5&n=2&routing=goal&traffic=uniform&len=3&rate=0.05&vcs=3&warmup=500&cycles=3000",
     "k=16&routing=goal&traffic=uniform&len=16&rate=0.004&vcs=3&warmup=500&cycles=2000",
+    # Faulty links and nodes: stuck messages, unreachable destinations, scouting round faults.
+    "k=8&routing=dor&traffic=uniform&len=8&rate=0.01&frandom=0.05&warmup=500&cycles=3000",
+    "k=8&routing=duato&traffic=uniform&len=8&rate=0.02&vcs=4&flinks=3x,27y&fnodes=40&warmup=500&cycles=3000",
+    "k=8&routing=nbc&traffic=transpose&len=8&rate=0.01&frandom=0.08&seed=3&warmup=500&cycles=3000",
+    "k=8&routing=duato&switching=scouting&scout=3&misroute=3&traffic=uniform&len=16&rate=0.01&vcs=4&frandom=0.1&warmup=500&cycles=3000",
+    "k=8&routing=chaos&traffic=uniform&len=4&rate=0.05&buf=4&frandom=0.05&warmup=500&cycles=3000",
     # A deadlock (too few VCs), and a long quiet run.
     "k=4&routing=dor&traffic=uniform&len=8&rate=0.2&vcs=1&unsafe=1&warmup=100&cycles=3000",
     "k=8&routing=minad&traffic=tornado&len=16&rate=0.06&vcs=1&unsafe=1&warmup=100&cycles=3000",
@@ -71,8 +78,12 @@ SCENARIOS = [
 
 
 def run(binary, scenario):
-    out = subprocess.run([binary, "run", scenario], capture_output=True, text=True, check=True).stdout
-    report = json.loads(out)
+    """The report, or None when the binary rejects the scenario (exit code 2)."""
+    done = subprocess.run([binary, "run", scenario], capture_output=True, text=True)
+    if done.returncode == 2:
+        return None
+    done.check_returncode()
+    report = json.loads(done.stdout)
     report.pop("wall_seconds", None)
     return report
 
@@ -89,8 +100,7 @@ def differences(a, b, path=""):
         return [f"{path}: {a!r} != {b!r}"]
     if isinstance(a, dict):
         ADDED.update(f"field {path}.{k}" for k in set(b) - set(a))
-        keys = sorted(set(a))
-        return [d for k in keys for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
+        return [d for k in sorted(set(a)) for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
     if isinstance(a, list):
         if len(a) != len(b):
             return [f"{path}: length {len(a)} != {len(b)}"]
@@ -99,7 +109,10 @@ def differences(a, b, path=""):
 
 
 def compare(old, new, scenario):
-    return scenario, differences(run(old, scenario), run(new, scenario))
+    a = run(old, scenario)
+    if a is None:
+        return scenario, None
+    return scenario, differences(a, run(new, scenario))
 
 
 def main():
@@ -107,9 +120,13 @@ def main():
         sys.exit(__doc__)
     old, new = sys.argv[1:]
     failed = 0
+    newer = []
     with concurrent.futures.ThreadPoolExecutor() as pool:
         for scenario, diff in pool.map(lambda s: compare(old, new, s), SCENARIOS):
-            if diff:
+            if diff is None:
+                newer.append(scenario)
+                print(f"new       {scenario}")
+            elif diff:
                 failed += 1
                 print(f"DIFFERENT {scenario}")
                 for d in diff[:8]:
@@ -120,7 +137,8 @@ def main():
                 print(f"same      {scenario}")
     if ADDED:
         print("only in the new build (not compared): " + ", ".join(sorted(ADDED)))
-    print(f"{len(SCENARIOS) - failed} of {len(SCENARIOS)} scenarios identical")
+    print(f"{len(SCENARIOS) - failed - len(newer)} of {len(SCENARIOS) - len(newer)} scenarios identical"
+          + (f"; {len(newer)} new to the old build, not compared" if newer else ""))
     sys.exit(1 if failed else 0)
 
 

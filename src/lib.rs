@@ -14,6 +14,7 @@
 pub mod bench;
 pub mod broadcast;
 pub mod experiment;
+pub mod faults;
 pub mod models;
 pub mod rng;
 pub mod routing;

@@ -11,6 +11,8 @@ pub enum Stream {
     Traffic = 1,
     Routing = 2,
     Pattern = 3,
+    /// The random link faults of `frandom`.
+    Faults = 4,
 }
 
 /// The seed of replication `i` of a scenario seeded `seed` (`--seeds N`): the seed itself for

@@ -5,6 +5,7 @@
 //! Keys may come in any order; each may appear once. [`Scenario::canonical`] writes every key in
 //! a fixed order, so a canonical string parses back to the identical scenario.
 
+use crate::faults::{self, Link, RandomFaults};
 use serde::Serialize;
 use std::fmt;
 
@@ -158,6 +159,8 @@ pub mod limits {
     /// Messages in all source queues together at most: on a network of more than
     /// `TOTAL_QUEUED / qcap` nodes each queue holds `TOTAL_QUEUED / nodes`.
     pub const TOTAL_QUEUED: u64 = 1 << 20;
+    /// m, the misroutes a scouting header may make round faults (`misroute`).
+    pub const MISROUTE: (u32, u32) = (0, 16);
     pub const WARMUP: (u64, u64) = (0, 100_000_000);
     pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
     /// Flit buffers in the whole network (nodes × 2n × vcs × buf) at most this many.
@@ -196,6 +199,14 @@ pub struct Scenario {
     /// Messages a source queue holds at most: a source whose queue is full holds its next
     /// arrivals back until there is room (nothing is dropped), which throttles the offered load.
     pub qcap: u32,
+    /// Failed links (`flinks`), in ascending order ([`crate::faults`]).
+    pub failed_links: Vec<Link>,
+    /// Failed nodes (`fnodes`), in ascending order.
+    pub failed_nodes: Vec<u32>,
+    /// Random link faults drawn from the seed (`frandom`): a count or a fraction of the links.
+    pub random_faults: RandomFaults,
+    /// m, the misroutes a scouting header may make round faults (`misroute`; 0 for none).
+    pub misroute: u32,
 }
 
 impl Default for Scenario {
@@ -218,6 +229,10 @@ impl Default for Scenario {
             allow_unsafe: false,
             mq: 0,
             qcap: 1_000,
+            failed_links: Vec::new(),
+            failed_nodes: Vec::new(),
+            random_faults: RandomFaults::Count(0),
+            misroute: 0,
         }
     }
 }
@@ -231,7 +246,7 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
-    fn new(key: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(key: &str, message: impl Into<String>) -> Self {
         ScenarioError { key: key.to_string(), message: message.into() }
     }
 }
@@ -251,7 +266,7 @@ impl std::error::Error for ScenarioError {}
 /// The keys in canonical order.
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
-    "seed", "warmup", "cycles", "unsafe", "mq", "qcap",
+    "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -393,6 +408,20 @@ impl Scenario {
                     mq_given = true;
                 }
                 "qcap" => s.qcap = parse_int(key, v, limits::QCAP)?,
+                "flinks" => {
+                    let link = |e: &str| Link::parse(e).ok_or_else(|| format!("{} is not a link: write a node and a dimension, as in 27x", quoted(e)));
+                    s.failed_links = faults::parse_list(v, link).map_err(|m| ScenarioError::new(key, m))?;
+                    s.failed_links.sort();
+                }
+                "fnodes" => {
+                    let node = |e: &str| e.parse::<u32>().map_err(|_| format!("{} is not a node number", quoted(e)));
+                    s.failed_nodes = faults::parse_list(v, node).map_err(|m| ScenarioError::new(key, m))?;
+                    s.failed_nodes.sort();
+                }
+                "frandom" => {
+                    s.random_faults = RandomFaults::parse(v).map_err(|m| ScenarioError::new(key, format!("{m}, got {}", quoted(v))))?
+                }
+                "misroute" => s.misroute = parse_int(key, v, limits::MISROUTE)?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -522,7 +551,62 @@ impl Scenario {
             }
             _ => {}
         }
-        Ok(())
+        self.validate_faults(nodes)
+    }
+
+    /// The fault keys: nodes and dimensions that exist, nothing listed twice, two nodes left,
+    /// no broadcasts, misrouting only under scouting, and no more random faults than links.
+    fn validate_faults(&self, nodes: u64) -> Result<(), ScenarioError> {
+        let torus_name = format!("the {}-ary {}-cube (nodes 0 to {})", self.k, self.n, nodes - 1);
+        for l in &self.failed_links {
+            if l.node as u64 >= nodes {
+                return Err(ScenarioError::new("flinks", format!("link {l}: node {} is not in {torus_name}", l.node)));
+            }
+            if l.dim >= self.n {
+                return Err(ScenarioError::new("flinks", format!("link {l}: the torus has {} dimension(s) (n = {})", self.n, self.n)));
+            }
+        }
+        if let Some(w) = self.failed_links.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ScenarioError::new("flinks", format!("link {} is listed twice", w[0])));
+        }
+        if let Some(&u) = self.failed_nodes.iter().find(|&&u| u as u64 >= nodes) {
+            return Err(ScenarioError::new("fnodes", format!("node {u} is not in {torus_name}")));
+        }
+        if let Some(w) = self.failed_nodes.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ScenarioError::new("fnodes", format!("node {} is listed twice", w[0])));
+        }
+        if nodes - (self.failed_nodes.len() as u64) < 2 {
+            return Err(ScenarioError::new("fnodes", format!("at least two of the {nodes} nodes must survive")));
+        }
+        if self.misroute > 0 && self.switching != Switching::Scouting {
+            return Err(ScenarioError::new(
+                "misroute",
+                "misrouting round faults belongs to scouting switching: add switching=scouting, or set misroute=0",
+            ));
+        }
+        if !self.has_faults() {
+            return Ok(());
+        }
+        if self.beta > 0.0 {
+            return Err(ScenarioError::new(
+                "beta",
+                "broadcasts are not simulated with faults (flinks, fnodes, frandom): a broadcast's spanning tree has no way round a failed link",
+            ));
+        }
+        self.faults().map(|_| ())
+    }
+
+    /// The links and nodes that have failed, or `None` when none has. Errors name `frandom`
+    /// when it asks for more links than are still working.
+    pub fn faults(&self) -> Result<Option<faults::Faults>, ScenarioError> {
+        let t = crate::topology::Torus::new(self.k, self.n);
+        faults::Faults::new(&t, &self.failed_links, &self.failed_nodes, self.random_faults, self.seed).map_err(|m| ScenarioError::new("frandom", m))
+    }
+
+    /// Whether any link or node has failed (`flinks`, `fnodes`, `frandom`).
+    pub fn has_faults(&self) -> bool {
+        let links = faults::link_count(self.nodes() as u32, self.n);
+        !self.failed_links.is_empty() || !self.failed_nodes.is_empty() || self.random_faults.count(links) > 0
     }
 
     /// Fewest virtual channels the routing algorithm needs on this torus.
@@ -558,7 +642,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}",
             self.k,
             self.n,
             self.routing,
@@ -575,7 +659,11 @@ impl Scenario {
             self.cycles,
             self.allow_unsafe as u8,
             self.mq,
-            self.qcap
+            self.qcap,
+            joined(&self.failed_links),
+            joined(&self.failed_nodes),
+            self.random_faults,
+            self.misroute
         )
     }
 
@@ -589,6 +677,13 @@ impl Scenario {
     pub fn capacity_flits(&self) -> f64 {
         8.0 / self.k as f64
     }
+}
+
+/// A list in ascending order, comma-separated.
+fn joined<T: Ord + fmt::Display + Clone>(items: &[T]) -> String {
+    let mut sorted = items.to_vec();
+    sorted.sort();
+    sorted.iter().map(T::to_string).collect::<Vec<_>>().join(",")
 }
 
 impl std::str::FromStr for Scenario {

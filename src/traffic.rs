@@ -88,6 +88,26 @@ impl Pattern {
         }
     }
 
+    /// Whether the row of `src` restricted to the destinations `working` accepts is not empty.
+    pub fn has_destination(&self, torus: &Torus, src: Node, working: impl Fn(Node) -> bool) -> bool {
+        match self {
+            Pattern::Uniform => (0..torus.nodes()).any(|d| d != src && working(d)),
+            _ => self.row(torus, src).iter().any(|&(d, w)| w > 0.0 && working(d)),
+        }
+    }
+
+    /// Draws the destination of a message generated at `src` from its row restricted to the
+    /// destinations `working` accepts (renormalised: drawn again until one is accepted). The
+    /// restricted row must not be empty ([`Pattern::has_destination`]).
+    pub fn working_destination(&self, torus: &Torus, src: Node, rng: &mut Rng, working: impl Fn(Node) -> bool) -> Node {
+        loop {
+            let d = self.destination(torus, src, rng);
+            if working(d) {
+                return d;
+            }
+        }
+    }
+
     /// The row Λ[src]: each possible destination with its probability (summing to 1).
     pub fn row(&self, torus: &Torus, src: Node) -> Vec<(Node, f64)> {
         match self {
@@ -184,6 +204,23 @@ mod tests {
         }
         assert_eq!(seen[6], 0);
         assert!(seen.iter().enumerate().all(|(d, &c)| d == 6 || (900..1250).contains(&c)), "{seen:?}");
+    }
+
+    #[test]
+    fn restricted_rows_skip_failed_destinations() {
+        let failed = |d: Node| d == 9 || d == 63;
+        let working = |d: Node| !failed(d);
+        let (uniform, t) = pattern(TrafficKind::Uniform, 8, 2);
+        let mut rng = Rng::new(2, Stream::Traffic);
+        let draws: Vec<Node> = (0..5_000).map(|_| uniform.working_destination(&t, 0, &mut rng, working)).collect();
+        assert!(draws.iter().all(|&d| d != 0 && !failed(d)));
+        assert_eq!(draws.iter().collect::<std::collections::BTreeSet<_>>().len(), 61);
+        // Bit complement sends 0 to 63: with 63 failed, node 0 has nowhere to send.
+        let (bitcomp, _) = pattern(TrafficKind::Bitcomp, 8, 2);
+        assert!(!bitcomp.has_destination(&t, 0, working) && bitcomp.has_destination(&t, 1, working));
+        // A neighbour pattern keeps the working neighbours: node 1's are 0, 2, 9 and 57.
+        let (neighbour, _) = pattern(TrafficKind::Neighbor, 8, 2);
+        assert!((0..400).all(|_| neighbour.working_destination(&t, 1, &mut rng, working) != 9));
     }
 
     #[test]

@@ -44,6 +44,7 @@ struct Schema {
     scout: (u32, u32),
     mq: (u32, u32),
     qcap: (u32, u32),
+    misroute: (u32, u32),
     warmup: (u64, u64),
     cycles: (u64, u64),
 }
@@ -65,6 +66,7 @@ pub fn scenario_schema() -> String {
         scout: limits::SCOUT,
         mq: limits::MQ,
         qcap: limits::QCAP,
+        misroute: limits::MISROUTE,
         warmup: limits::WARMUP,
         cycles: limits::CYCLES,
     })
@@ -267,6 +269,23 @@ impl Explorer {
     /// Scouting switching: the acknowledgements on their way back to the data.
     pub fn acknowledgements(&self) -> Vec<u32> {
         self.sim.acknowledgements()
+    }
+
+    /// The failed channels (`node · 2n + port`), ascending; empty without faults.
+    pub fn failed_channels(&self) -> Vec<u32> {
+        self.sim.failed_channels()
+    }
+
+    /// The failed nodes, ascending; empty without faults.
+    pub fn failed_nodes(&self) -> Vec<u32> {
+        self.sim.failed_nodes()
+    }
+
+    /// The headers stuck at faults now, as JSON `[{"vc", "message", "channel", "fault"}]`: the
+    /// VC whose front it is (network VCs `channel · V + v`, then one injection VC per node), its
+    /// message, the failed channel it waits for and that fault's name.
+    pub fn stuck_headers(&self) -> String {
+        json(&self.sim.stuck_headers_named())
     }
 
     /// The channels of the broadcast spanning tree from `source`, breadth first (each channel's

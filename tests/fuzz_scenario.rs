@@ -63,6 +63,8 @@ const LARGEST_ACCEPTED: &[&str] = &[
     "k=16&n=2&traffic=worstcase&routing=dor",
     "k=40&n=3&traffic=permutation",
     "k=128&n=1&vcs=16&buf=256&len=4096&warmup=100000000&cycles=1000000000",
+    "k=40&n=3&vcs=16&buf=5&frandom=1.0",
+    "k=128&n=2&vcs=16&buf=32&frandom=0.5&fnodes=0,16383&flinks=1x,1y",
 ];
 
 struct Generator {
@@ -160,8 +162,27 @@ impl Generator {
             "routing" => self.name(RoutingKind::ALL.iter().map(|r| r.name()).collect()),
             "switching" => self.name(Switching::ALL.iter().map(|s| s.name()).collect()),
             "traffic" => self.name(TrafficKind::ALL.iter().map(|t| t.name()).collect()),
+            "misroute" => self.integer(limits::MISROUTE.0 as u64, limits::MISROUTE.1 as u64),
+            "flinks" => self.list(|g| format!("{}{}", g.integer(0, 300), g.pick(&["x", "y", "z", "x", "w", "", "X", "xx"]))),
+            "fnodes" => self.list(|g| g.integer(0, 70_000)),
+            "frandom" => match self.below(3) {
+                0 => self.integer(0, 300),
+                1 => self.real(),
+                _ => self.pick(&["0.05", "0.1", "1.0", "0.0", "1", "0.5", "3", "1e-1"]).to_string(),
+            },
             _ => self.junk(),
         }
+    }
+
+    /// A list for `flinks` or `fnodes`: entries from `entry`, sometimes repeated, joined by
+    /// commas (or other separators), sometimes with empty entries.
+    fn list(&mut self, entry: impl Fn(&mut Generator) -> String) -> String {
+        let mut items: Vec<String> = (0..self.below(6)).map(|_| entry(self)).collect();
+        if !items.is_empty() && self.below(6) == 0 {
+            items.push(items[0].clone());
+        }
+        let separator = self.pick(&[",", ",", ",", ", ", ";", "%2C", ",,", " "]);
+        items.join(separator)
     }
 
     /// Mostly small values and range edges; sometimes absurd or malformed numbers.

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("support", 0),
     ("traffic", 0),
     ("broadcast", 0),
+    ("faults", 0),
     ("svg", 0),
     ("models", 1),
     ("sim", 1),

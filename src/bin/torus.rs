@@ -48,7 +48,8 @@ per core); the results are the same for every N, only the wall time changes.
 
 A scenario is key=value pairs joined by '&', e.g.
   \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
-keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq qcap";
+keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq qcap
+      flinks fnodes frandom misroute";
 
 /// Prints one line on stdout. A reader that has gone (`torus bench | head -1`) ends the
 /// program quietly, as a closed pipe ends other command-line tools, instead of a panic.

@@ -197,6 +197,9 @@ pub fn bound(s: &Scenario) -> Bound {
         RoutingKind::Goal => "goal",
         RoutingKind::Duato | RoutingKind::Nbc | RoutingKind::Adaptive | RoutingKind::Minad | RoutingKind::Chaos => "min",
     };
+    if s.has_faults() {
+        return Bound::unavailable(model, "the channel-load bounds assume every link works; none is computed with faults".into());
+    }
     let pattern = match Pattern::new(s, &torus) {
         Ok(p) => p,
         Err(e) => return Bound::unavailable(model, e.to_string()),

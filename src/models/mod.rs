@@ -84,6 +84,11 @@ pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
     fn boxed<M: LatencyModel + 'static>(m: M) -> Box<dyn LatencyModel> {
         Box::new(m)
     }
+    if s.has_faults() {
+        return Err("no analytical model covers faulty links or nodes (flinks, fnodes, frandom): every model, and the \
+                    channel-load bound, assumes that every link works"
+            .into());
+    }
     if s.switching == Switching::Scouting {
         return scouting::assumptions_hold(s).map(|_| boxed(scouting::ScoutingModel::default()));
     }

@@ -69,6 +69,17 @@ impl Candidates {
     pub fn as_slice(&self) -> &[Candidate] {
         &self.items[..self.len]
     }
+    /// Keeps the candidates `keep` accepts, in order.
+    pub fn retain(&mut self, keep: impl Fn(&Candidate) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self.items[i]) {
+                self.items[kept] = self.items[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 /// An order in which to travel the (at most 3) dimensions, two bits per position: bits

@@ -4,7 +4,8 @@
 //! The wait-for graph has one vertex per network VC and an edge `a → b` when the front of `a`
 //! cannot move until `b` does:
 //! - a header at the front of `a` that has no output VC yet waits for every VC its routing
-//!   candidates permit (any one of them freeing up would let it go: an OR-wait);
+//!   candidates permit (any one of them freeing up would let it go: an OR-wait), on working
+//!   channels (a failed channel never frees, so a header stuck at a fault waits for nothing);
 //! - a routed front message with no credit on its output VC waits for that VC;
 //! - an empty VC allocated to a message whose flits are still upstream waits for the VC that
 //!   feeds it.
@@ -39,6 +40,13 @@ impl Simulation {
         DeadlockCycle { vcs, channels }
     }
 
+    /// Whether some VCs wait for each other with no way out: a knot of the wait-for graph. A
+    /// network with faults that has stopped moving without one has stopped behind headers stuck
+    /// at faults, which wait for nothing.
+    pub(super) fn has_knot(&self) -> bool {
+        Components::of(&self.wait_for_graph()).knot().is_some()
+    }
+
     /// The network VCs each network VC waits for (see the module docs).
     fn wait_for_graph(&self) -> Graph {
         let net_vcs = self.net_vcs as usize;
@@ -66,7 +74,12 @@ impl Simulation {
                 candidates.clear();
                 self.routing.candidates(&self.torus, router, &mut plan, &mut candidates);
                 for c in candidates.as_slice().iter().filter(|c| c.port != EJECT) {
-                    let base = self.torus.channel(router, c.port) * self.vcs;
+                    let channel = self.torus.channel(router, c.port);
+                    // A failed channel never frees: it is no way out of a wait.
+                    if self.channel_failed(channel) {
+                        continue;
+                    }
+                    let base = channel * self.vcs;
                     let mut mask = c.vcs & all_vcs_mask;
                     while mask != 0 {
                         graph.targets.push(base + mask.trailing_zeros());
@@ -100,28 +113,47 @@ impl Graph {
     }
 }
 
+/// The strongly connected components of a wait-for graph, and per component whether it holds a
+/// cycle, whether an edge leaves it and its lowest vertex.
+struct Components {
+    component: Vec<u32>,
+    has_cycle: Vec<bool>,
+    has_exit: Vec<bool>,
+    lowest: Vec<u32>,
+}
+
+impl Components {
+    fn of(graph: &Graph) -> Components {
+        let component = strongly_connected_components(graph);
+        let cyclic = |v: usize| graph.successors(v as u32).iter().any(|&w| component[w as usize] == component[v]);
+        let leaves = |v: usize| graph.successors(v as u32).iter().any(|&w| component[w as usize] != component[v]);
+        let components = component.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+        let (mut has_cycle, mut has_exit, mut lowest) = (vec![false; components], vec![false; components], vec![NONE; components]);
+        for (v, &c) in component.iter().enumerate() {
+            let c = c as usize;
+            has_cycle[c] |= cyclic(v);
+            has_exit[c] |= leaves(v);
+            lowest[c] = lowest[c].min(v as u32);
+        }
+        Components { component, has_cycle, has_exit, lowest }
+    }
+
+    /// The first knot (a component with a cycle and no edge leaving it), by lowest vertex.
+    fn knot(&self) -> Option<usize> {
+        (0..self.lowest.len()).filter(|&c| self.has_cycle[c] && !self.has_exit[c]).min_by_key(|&c| self.lowest[c])
+    }
+}
+
 /// The shortest cycle through the lowest vertex of the first knot (strongly connected component
 /// with a cycle and no edge leaving it), or of the first cyclic component if no knot exists;
 /// empty for an acyclic graph.
 fn knot_cycle(graph: &Graph) -> Vec<u32> {
-    let component = strongly_connected_components(graph);
-    let cyclic = |v: usize| graph.successors(v as u32).iter().any(|&w| component[w as usize] == component[v]);
-    let leaves = |v: usize| graph.successors(v as u32).iter().any(|&w| component[w as usize] != component[v]);
-    let components = component.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
-    // Per component: whether it holds a cycle, whether an edge leaves it, its lowest vertex.
-    let (mut has_cycle, mut has_exit, mut lowest) = (vec![false; components], vec![false; components], vec![NONE; components]);
-    for (v, &c) in component.iter().enumerate() {
-        let c = c as usize;
-        has_cycle[c] |= cyclic(v);
-        has_exit[c] |= leaves(v);
-        lowest[c] = lowest[c].min(v as u32);
-    }
-    let by_lowest = |c: &usize| lowest[*c];
-    let knot = (0..components).filter(|&c| has_cycle[c] && !has_exit[c]).min_by_key(by_lowest);
-    let Some(chosen) = knot.or_else(|| (0..components).filter(|&c| has_cycle[c]).min_by_key(by_lowest)) else {
+    let c = Components::of(graph);
+    let first_cyclic = || (0..c.lowest.len()).filter(|&i| c.has_cycle[i]).min_by_key(|&i| c.lowest[i]);
+    let Some(chosen) = c.knot().or_else(first_cyclic) else {
         return Vec::new();
     };
-    shortest_cycle_through(graph, lowest[chosen], |v| component[v as usize] as usize == chosen)
+    shortest_cycle_through(graph, c.lowest[chosen], |v| c.component[v as usize] as usize == chosen)
 }
 
 /// Breadth-first search from `start` back to itself through vertices `inside` accepts.
@@ -251,6 +283,16 @@ mod tests {
         // A knot with two cycles through 0: 0 → 1 → 2 → 3 → 0 and 0 → 4 → 0.
         let g = graph(5, &[(0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (4, 0), (2, 4)]);
         assert_eq!(knot_cycle(&g), vec![0, 4]);
+    }
+
+    #[test]
+    fn a_cycle_with_a_way_out_is_no_knot() {
+        // 0 → 1 → 2 → 0, and 1 also waits for 3, which waits for nothing (a header stuck at a
+        // fault): a cycle, but no knot.
+        let g = graph(4, &[(0, 1), (1, 2), (2, 0), (1, 3)]);
+        assert_eq!(knot_cycle(&g), vec![0, 1, 2]);
+        assert_eq!(Components::of(&g).knot(), None);
+        assert!(Components::of(&graph(3, &[(0, 1), (1, 2), (2, 1)])).knot().is_some());
     }
 
     #[test]

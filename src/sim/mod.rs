@@ -30,6 +30,7 @@
 mod arrivals;
 mod chaos;
 mod deadlock;
+mod faults;
 mod parking;
 mod saved;
 mod scouting;
@@ -45,6 +46,7 @@ use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::{Deserialize, Serialize};
 pub use deadlock::DeadlockCycle;
+pub use faults::{NamedStuckHeader, StuckAt, StuckHeader};
 pub use saved::RestoreError;
 pub use view::VcSnapshot;
 use scouting::Probe;
@@ -56,6 +58,9 @@ use std::collections::VecDeque;
 const NONE: u32 = u32::MAX;
 /// `out[vc]` of a VC whose message leaves through the ejection channel.
 const EJECT_VC: u32 = u32::MAX - 1;
+/// `owner` of every VC of a failed channel: never free, so no header is ever given one, and a
+/// routing algorithm meets a fault as a channel that never frees ([`crate::faults`]).
+const FAILED: u32 = u32::MAX - 3;
 
 /// Deadlock watchdog: flits are buffered in the network and none has moved for this many
 /// cycles. A deadlock-free network under any load moves some flit every few cycles.
@@ -176,8 +181,16 @@ pub struct LiveStats {
     /// past saturation. Never set together with `deadlock`.
     pub saturated: bool,
     pub deadlock: bool,
-    /// `routing=chaos`: deflections so far (see [`RunReport::misroutes`]).
+    /// Misroutes so far (see [`RunReport::misroutes`]).
     pub misroutes: u64,
+    /// With faults: messages whose header waits now at a failed link or node with no way
+    /// round ([`Simulation::stuck_headers`]).
+    pub stuck_at_faults: u64,
+    /// With faults: messages so far whose destination the surviving network cannot reach.
+    pub messages_unreachable: u64,
+    /// With faults: the network stopped, and no VCs wait for each other in a cycle (see
+    /// [`RunReport::fault_stall`]). Never set together with `deadlock` or `saturated`.
+    pub fault_stall: bool,
 }
 
 /// The result of a full run (`torus run`): warm-up, measurement window, drain.
@@ -248,9 +261,29 @@ pub struct RunReport {
     pub broadcasts_labelled: u64,
     pub broadcasts_measured: u64,
     pub broadcast_completion_mean: f64,
-    /// `routing=chaos`: packets deflected off their minimal paths from a full shared queue, in
-    /// the whole run.
+    /// Misroutes in the whole run: under `routing=chaos` packets deflected off their minimal
+    /// paths from a full shared queue; under scouting switching with faults (`misroute` > 0)
+    /// headers sent off their minimal paths round a fault.
     pub misroutes: u64,
+    /// Faults (`flinks`, `fnodes`, `frandom`): the fraction of the messages generated in the
+    /// window that were delivered, counting those for unreachable destinations; 1 when every
+    /// one arrived (or none was generated).
+    pub delivered_fraction: f64,
+    /// Faults: messages generated in the window for a destination the surviving network cannot
+    /// reach (it is split in parts); never injected, and not in `messages_labelled`.
+    pub messages_unreachable: u64,
+    /// Faults: messages whose header waits at a failed link or node with no way round when
+    /// the run ended ([`Simulation::stuck_headers`]), and how many wait at each fault, named as
+    /// in `flinks` (`27x`) or as a failed node (`node 12`).
+    pub messages_stuck_at_faults: u64,
+    pub stuck_at: Vec<StuckAt>,
+    /// Faults: the network stopped moving with flits in it, and no VCs wait for each other in
+    /// a cycle: every waiting worm waits, directly or behind others, on a header stuck at a
+    /// fault. The run ends there, as at a deadlock. Never set together with `deadlock` or
+    /// `saturated`.
+    pub fault_stall: bool,
+    /// Misroutes per message generated (all of them, as `backtracks_per_message`).
+    pub misroutes_per_message: f64,
 }
 
 /// One virtual channel: its buffer and routing state, what a flit's move reads and writes, in
@@ -390,9 +423,12 @@ pub struct Simulation {
     broadcasts: Vec<BroadcastState>,
     free_broadcasts: Vec<u32>,
     tree_ports: Vec<Port>,
-    /// Scouting switching's probe lead K (0: wormhole), and the probe state of each message
-    /// slot (empty without scouting).
+    /// Scouting switching's probe lead K (0: wormhole); m, the misroutes a header may make
+    /// round faults; whether headers are probes (K > 0 or m > 0); and the probe state of each
+    /// message slot (empty unless they are).
     scout: u32,
+    misroute: u32,
+    probing: bool,
     probes: Vec<Probe>,
     /// Positive acknowledgements in flight, by the cycle they arrive (mod K + 1): (message
     /// slot, channels acknowledged, or `ACK_ALL` for the header's arrival).
@@ -404,6 +440,18 @@ pub struct Simulation {
     /// The drain after the window reached its limit and stopped generation.
     drain_cut: bool,
     deadlock: bool,
+    /// The scenario's faults (`None` without any). The failed channels are also folded into
+    /// `vc` (their VCs are owned by [`FAILED`]), which is all the routers ever read; this keeps
+    /// the rest: failed nodes, reachability, the faults' names.
+    faults: Option<Box<crate::faults::Faults>>,
+    /// Messages generated for a destination the surviving network cannot reach: all of them,
+    /// and those in the window.
+    unreachable: u64,
+    unreachable_labelled: u64,
+    /// Labelled messages stuck at faults, as last counted during the drain ([`Simulation::run`]).
+    labelled_stuck: u64,
+    /// See [`RunReport::fault_stall`].
+    fault_stall: bool,
     last_move: u64,
     flits_in_network: u64,
     messages_queued: u64,
@@ -424,6 +472,7 @@ impl Simulation {
         crate::support::check_supported(s)?;
         let torus = Torus::new(s.k, s.n);
         let pattern = Pattern::new(s, &torus)?;
+        let faults = s.faults()?.map(Box::new);
         let nodes = torus.nodes();
         let ports = torus.ports();
         let channels = torus.channels();
@@ -473,6 +522,16 @@ impl Simulation {
         for injection_vc in net_vcs..mq_base {
             vc[injection_vc as usize].port = ports as u8;
         }
+        let mut channels_at_level: Vec<u64> = (0..=s.vcs).map(|v| if v == 0 { channels as u64 } else { 0 }).collect();
+        if let Some(f) = &faults {
+            for channel in f.failed_channels() {
+                for v in 0..s.vcs {
+                    vc[(channel * s.vcs + v) as usize].owner = FAILED;
+                }
+                // A failed channel is no channel: P_v counts the working ones.
+                channels_at_level[0] -= 1;
+            }
+        }
         vc[all_vcs].port = ports as u8;
         let injection_local = ports * s.vcs;
         let chaos = s.routing == RoutingKind::Chaos;
@@ -487,10 +546,13 @@ impl Simulation {
         let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
         let mut calendar = Calendar::new(nodes);
         for (u, &t) in next_arrival.iter().enumerate() {
-            calendar.schedule(u as Node, t, 0);
+            if faults::sends(&faults, &pattern, &torus, u as Node) {
+                calendar.schedule(u as Node, t, 0);
+            }
         }
         let window_end = s.warmup + s.cycles;
         let routing = routing::build(s);
+        let probing = s.scout > 0 || s.misroute > 0;
         let input_ports = (ports + 1 + s.mq) as usize;
         Ok(Simulation {
             scenario: s.clone(),
@@ -518,7 +580,7 @@ impl Simulation {
             fifo: vec![NONE; (mq_base * s.buf) as usize].into(),
             all_vcs: all_vcs as u32,
             busy_vcs: vec![0; channels as usize].into(),
-            channels_at_level: (0..=s.vcs).map(|v| if v == 0 { channels as u64 } else { 0 }).collect(),
+            channels_at_level: channels_at_level.into(),
             in_channel: in_channel.into(),
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             calendar,
@@ -529,7 +591,7 @@ impl Simulation {
             local_class: local_class.into(),
             active_vcs: vec![0; (nodes << active_shift) as usize].into(),
             parked_vcs: vec![0; (nodes << active_shift) as usize].into(),
-            parks: s.len > 1 && !chaos && s.scout == 0 && routing.atomic_vcs() == 0,
+            parks: s.len > 1 && !chaos && !probing && routing.atomic_vcs() == 0,
             active_shift,
             active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
             queue_cap: s.source_queue_cap(),
@@ -544,6 +606,8 @@ impl Simulation {
             free_broadcasts: Vec::new(),
             tree_ports: Vec::with_capacity(2 * ports as usize),
             scout: s.scout,
+            misroute: s.misroute,
+            probing,
             probes: Vec::new(),
             acks: (0..=s.scout).map(|_| Vec::new()).collect(),
             backtracks: 0,
@@ -551,6 +615,11 @@ impl Simulation {
             throttled_source_cycles: 0,
             drain_cut: false,
             deadlock: false,
+            faults,
+            unreachable: 0,
+            unreachable_labelled: 0,
+            labelled_stuck: 0,
+            fault_stall: false,
             last_move: 0,
             flits_in_network: 0,
             messages_queued: 0,
@@ -585,6 +654,10 @@ impl Simulation {
     }
     pub fn deadlocked(&self) -> bool {
         self.deadlock
+    }
+    /// With faults: the network stopped, with no deadlock ([`RunReport::fault_stall`]).
+    pub fn fault_stalled(&self) -> bool {
+        self.fault_stall
     }
 
     fn injection_vc(&self, node: Node) -> u32 {
@@ -631,7 +704,7 @@ impl Simulation {
         // carries no branch for either.
         match self.routing {
             Algorithm::Chaos(r) => self.step_with::<_, true, false>(&r),
-            routing if self.scout > 0 => with_algorithm!(routing, r => self.step_with::<_, false, true>(&r)),
+            routing if self.probing => with_algorithm!(routing, r => self.step_with::<_, false, true>(&r)),
             routing => with_algorithm!(routing, r => self.step_with::<_, false, false>(&r)),
         }
     }
@@ -660,7 +733,7 @@ impl Simulation {
             self.apply_moves::<R, CHAOS, SCOUT, false>(r);
         }
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
-            self.deadlock = true;
+            self.stopped();
         }
         if cfg!(debug_assertions) {
             self.check_invariants();
@@ -706,7 +779,9 @@ impl Simulation {
             let now = self.cycle;
             self.calendar = Calendar::new(self.torus.nodes());
             for (u, &t) in self.next_arrival.iter().enumerate() {
-                self.calendar.schedule(u as Node, t.max(now as f64), now);
+                if faults::sends(&self.faults, &self.pattern, &self.torus, u as Node) {
+                    self.calendar.schedule(u as Node, t.max(now as f64), now);
+                }
             }
         }
         self.generating = on;
@@ -754,9 +829,11 @@ impl Simulation {
             self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
             if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
                 self.start_broadcast(r, u);
-            } else {
+            } else if self.faults.is_none() {
                 let dest = self.pattern.destination(&self.torus, u, &mut self.traffic_rng);
                 self.create_message(r, u, dest, NONE);
+            } else {
+                self.arrive_with_faults(r, u);
             }
         }
     }
@@ -779,7 +856,7 @@ impl Simulation {
                 self.messages.len() as u32 - 1
             }
         };
-        if self.scout > 0 {
+        if self.probing {
             self.new_probe(slot);
         }
         self.stats.generated(now, src, self.len as u32, broadcast == NONE);
@@ -1023,11 +1100,15 @@ impl Simulation {
         }
         candidates.clear();
         r.candidates(&self.torus, u, &mut self.messages[s].plan, candidates);
+        if SCOUT && self.faults.is_some() && self.prune_at_faults(u, slot, candidates) {
+            return self.detour(r, u, c);
+        }
         let avoid = if SCOUT { self.probes[s].avoid_port } else { NO_PORT };
         match self.select::<CHAOS>(u, candidates.as_slice(), avoid) {
             Some(chosen) => {
                 if SCOUT {
                     self.probes[s].avoid_port = NO_PORT;
+                    self.probes[s].detour.shun = NO_PORT;
                 }
                 let m = &self.messages[s];
                 self.stats.header_routed(m.hops, self.cycle - m.header_ready);
@@ -1045,7 +1126,9 @@ impl Simulation {
                 }
             },
             None => {
-                if !(SCOUT && self.backtrack(vc, slot)) {
+                // A header that shuns the way back (it has just gone round a dead end) waits
+                // for a busy channel rather than backtrack into the dead end.
+                if !(SCOUT && self.probes[s].detour.shun == NO_PORT && self.backtrack(vc, slot, false)) {
                     self.vc[vc as usize].blocked = 1;
                     self.park(vc);
                 }
@@ -1308,7 +1391,7 @@ impl Simulation {
             self.broadcast_received(r, broadcast, dest, now);
             return;
         }
-        if cfg!(debug_assertions) && self.scenario.routing.is_minimal() {
+        if cfg!(debug_assertions) && self.scenario.routing.is_minimal() && !self.misrouted(slot) {
             assert_eq!(m.hops, self.torus.distance(src, dest), "{} took a non-minimal path", self.scenario.routing);
         }
         let delivery = Delivery {
@@ -1423,20 +1506,48 @@ impl Simulation {
     }
 
     /// Runs warm-up, the measurement window and the drain, and reports (`torus run`).
+    ///
+    /// With faults the drain does not wait for labelled messages stuck at faults, which will
+    /// never arrive, and a network that stops moving ends the run as a deadlock does.
     pub fn run(mut self) -> RunReport {
         let window_end = self.stats.window_end;
-        while self.cycle < window_end && !self.deadlock {
+        while self.cycle < window_end && !self.halted() {
             self.step();
         }
         let drain_limit = window_end + self.scenario.cycles.max(DRAIN_UNDER_LOAD_MIN);
-        while self.labelled_outstanding > 0 && !self.deadlock {
+        let mut progress = faults::DrainProgress::new(self.labelled_outstanding, self.cycle);
+        while self.labelled_outstanding > self.labelled_stuck && !self.halted() {
             if self.cycle >= drain_limit && self.generating {
                 self.generating = false;
                 self.drain_cut = true;
             }
             self.step();
+            if self.faults.is_some() {
+                self.watch_drain_at_faults(&mut progress);
+            }
         }
         self.report()
+    }
+
+    /// The run cannot go on: a deadlock, or with faults a stall.
+    fn halted(&self) -> bool {
+        self.deadlock || self.fault_stall
+    }
+
+    /// Nothing has moved for [`DEADLOCK_CYCLES`] cycles: a deadlock, or with faults, when no
+    /// VCs wait for each other with no way out ([`Simulation::has_knot`]), a stall behind
+    /// headers stuck at faults.
+    #[cold]
+    #[inline(never)]
+    fn stopped(&mut self) {
+        if self.halted() {
+            return;
+        }
+        if self.faults.is_some() && !self.has_knot() {
+            self.fault_stall = true;
+        } else {
+            self.deadlock = true;
+        }
     }
 
     fn report(&self) -> RunReport {
@@ -1446,6 +1557,7 @@ impl Simulation {
         let pv = s.busy_vc_distribution();
         let deadlock_cycle = if self.deadlock { self.deadlock_cycle() } else { DeadlockCycle::default() };
         let reasons = self.saturation_reasons(offered, accepted);
+        let stuck = self.stuck_at();
         RunReport {
             scenario: self.scenario.canonical(),
             latency_mean: s.latency_mean(),
@@ -1455,13 +1567,13 @@ impl Simulation {
             hops_mean: s.hops_mean(),
             offered_flits_per_node_cycle: offered,
             accepted_flits_per_node_cycle: accepted,
-            accepted_min_pair: s.accepted_min_pair(|src| self.pattern.row(&self.torus, src)),
+            accepted_min_pair: s.accepted_min_pair(|src| self.working_row(src)),
             accepted_min_source: s.accepted_min_source(),
             messages_measured: s.labelled_delivered,
             messages_labelled: s.labelled_generated,
             cycles: self.cycle,
-            saturated: !self.deadlock && !reasons.is_empty(),
-            saturation_reason: (!self.deadlock && !reasons.is_empty()).then(|| reasons.join("; ")),
+            saturated: !self.halted() && !reasons.is_empty(),
+            saturation_reason: (!self.halted() && !reasons.is_empty()).then(|| reasons.join("; ")),
             source_queue_cap: self.queue_cap as u64,
             throttled: self.throttled_source_cycles > 0,
             throttled_source_cycles: self.throttled_source_cycles,
@@ -1482,6 +1594,12 @@ impl Simulation {
             broadcasts_measured: s.broadcasts_completed,
             broadcast_completion_mean: s.broadcast_completion_mean(),
             misroutes: self.misroutes,
+            delivered_fraction: self.delivered_fraction(),
+            messages_unreachable: self.unreachable_labelled,
+            messages_stuck_at_faults: stuck.iter().map(|s| s.messages).sum(),
+            stuck_at: stuck,
+            fault_stall: self.fault_stall,
+            misroutes_per_message: self.misroutes as f64 / self.next_id.max(1) as f64,
         }
     }
 
@@ -1531,9 +1649,12 @@ impl Simulation {
             accepted_min_source: if measuring { s.accepted_min_source_until(now) } else { 0.0 },
             flits_in_network: self.flits_in_network,
             messages_queued: self.messages_queued,
-            saturated: (self.throttled_source_cycles > 0 || self.drain_cut) && !self.deadlock,
+            saturated: (self.throttled_source_cycles > 0 || self.drain_cut) && !self.halted(),
             deadlock: self.deadlock,
             misroutes: self.misroutes,
+            stuck_at_faults: if self.faults.is_some() { self.stuck_headers().len() as u64 } else { 0 },
+            messages_unreachable: self.unreachable,
+            fault_stall: self.fault_stall,
         }
     }
 }

@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 /// Bumped whenever the saved fields change.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// Declares the saved state from two lists that together name every field of [`Simulation`]
 /// once: the fields saved (with their types) and the fields rebuilt from the scenario. A field
@@ -81,6 +81,10 @@ saved_state! {
         throttled_source_cycles: u64,
         drain_cut: bool,
         deadlock: bool,
+        unreachable: u64,
+        unreachable_labelled: u64,
+        labelled_stuck: u64,
+        fault_stall: bool,
         last_move: u64,
         flits_in_network: u64,
         messages_queued: u64,
@@ -116,6 +120,9 @@ saved_state! {
         parks,
         queue_cap,
         scout,
+        misroute,
+        probing,
+        faults,
         // Scratch, empty between cycles.
         due,
         moves,
@@ -164,7 +171,7 @@ impl Simulation {
             && saved.parked_vcs.len() == sim.parked_vcs.len()
             && saved.active_routers.len() == sim.active_routers.len()
             && saved.acks.len() == sim.acks.len()
-            && saved.probes.len() == if sim.scout > 0 { saved.messages.len() } else { 0 };
+            && saved.probes.len() == if sim.probing { saved.messages.len() } else { 0 };
         if !same_shape {
             return Err(RestoreError(format!("its tables do not fit its scenario {}", saved.scenario)));
         }
@@ -202,6 +209,8 @@ mod tests {
         continues_exactly("k=8&routing=minad&switching=scouting&scout=2&vcs=3&len=8&rate=0.05&warmup=200&cycles=600", 111);
         continues_exactly("k=4&routing=dor&len=2&rate=0.01&beta=0.2&warmup=200&cycles=600", 90);
         continues_exactly("k=8&routing=val&vcs=4&len=16&rate=0.3&warmup=200&cycles=600", 200);
+        continues_exactly("k=8&routing=dor&len=8&rate=0.02&frandom=0.1&fnodes=12&warmup=200&cycles=900", 160);
+        continues_exactly("k=8&routing=duato&switching=scouting&scout=2&misroute=2&vcs=4&len=8&rate=0.02&frandom=0.08&warmup=200&cycles=900", 130);
     }
 
     #[test]

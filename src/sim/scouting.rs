@@ -15,6 +15,7 @@
 //! - An acknowledgement still in flight for a channel the header has since given up is
 //!   ignored on arrival (it is charged to the header's hop count at that time).
 
+use super::faults::Detour;
 use super::{Simulation, EJECT_VC, NONE, NO_PORT};
 
 /// Acknowledgement of the header's arrival at the destination: every channel is reserved.
@@ -33,12 +34,14 @@ pub(super) struct Probe {
     /// Backtracks made; at most K per message, as the seed's model assumes (t ≤ K), which also
     /// keeps a header from bouncing indefinitely between two routers.
     backtracks: u32,
+    /// How it has gone round faults ([`super::faults`]).
+    pub(super) detour: Detour,
 }
 
 impl Simulation {
     /// Message `slot` was just created: its probe starts afresh.
     pub(super) fn new_probe(&mut self, slot: u32) {
-        let probe = Probe { data_hops: 0, acked_hops: 0, acked_all: false, avoid_port: NO_PORT, backtracks: 0 };
+        let probe = Probe { data_hops: 0, acked_hops: 0, acked_all: false, avoid_port: NO_PORT, backtracks: 0, detour: Detour::NONE };
         if slot as usize == self.probes.len() {
             self.probes.push(probe);
         } else {
@@ -88,25 +91,34 @@ impl Simulation {
         self.probes[slot as usize].data_hops += 1;
     }
 
-    /// The header of `slot`, blocked at the front of network VC `vc`, steps back to the VC it
-    /// came from, if the data has not entered `vc` and there is room behind. Returns whether it
-    /// did.
-    pub(super) fn backtrack(&mut self, vc: u32, slot: u32) -> bool {
-        let m = self.messages[slot as usize];
-        let p = self.probes[slot as usize];
-        if vc >= self.net_vcs || p.backtracks >= self.scout || p.data_hops >= m.hops || self.vc[vc as usize].flits != 1 {
-            return false;
+    /// The VC the header of `slot`, blocked at the front of network VC `vc`, may step back to
+    /// now: the one it came from, if it has a backtrack left (out of a `dead_end` at a fault,
+    /// or for a busy channel), the data has not entered `vc` and there is room behind.
+    pub(super) fn backtrack_target(&self, vc: u32, slot: u32, dead_end: bool) -> Option<u32> {
+        let m = &self.messages[slot as usize];
+        let p = &self.probes[slot as usize];
+        let made = if dead_end { p.detour.backtracks } else { p.backtracks };
+        if vc >= self.net_vcs || made >= self.scout || p.data_hops >= m.hops || self.vc[vc as usize].flits != 1 {
+            return None;
         }
-        let channel = vc / self.vcs;
-        let previous_router = self.torus.channel_source(channel);
-        let Some(previous) = self.previous_vc(previous_router, vc, slot) else {
+        let previous_router = self.torus.channel_source(vc / self.vcs);
+        let previous = self.previous_vc(previous_router, vc, slot)?;
+        let injecting = previous >= self.net_vcs;
+        if !injecting && self.credits(previous as usize) == 0 {
+            return None;
+        }
+        Some(previous)
+    }
+
+    /// The header of `slot`, blocked at the front of network VC `vc`, steps back to the VC it
+    /// came from ([`Simulation::backtrack_target`]). Returns whether it did.
+    pub(super) fn backtrack(&mut self, vc: u32, slot: u32, dead_end: bool) -> bool {
+        let Some(previous) = self.backtrack_target(vc, slot, dead_end) else {
             return false;
         };
+        let channel = vc / self.vcs;
         let p = previous as usize;
         let injecting = previous >= self.net_vcs;
-        if !injecting && self.credits(p) == 0 {
-            return false;
-        }
         // Leave `vc`: the slot goes back upstream and the VC is free for others.
         let buf = self.buf as u32;
         let v = &mut self.vc[vc as usize];
@@ -134,7 +146,11 @@ impl Simulation {
         let p = &mut self.probes[slot as usize];
         p.acked_hops = p.acked_hops.min(hops);
         p.avoid_port = self.torus.channel_port(channel);
-        p.backtracks += 1;
+        if dead_end {
+            p.detour.backtracks += 1;
+        } else {
+            p.backtracks += 1;
+        }
         self.backtracks += 1;
         self.stats.backtracked(self.cycle, vc);
         true

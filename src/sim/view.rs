@@ -2,7 +2,7 @@
 //! Kept apart from the stepping code so that the page's needs never touch the hot loop.
 
 use super::scouting::ACK_ALL;
-use super::{Simulation, NONE};
+use super::{Simulation, FAILED, NONE};
 use crate::routing::{Routing, VcClass};
 
 /// In [`Simulation::worm_runs`]' third word of a VC: the front run's flits are the low
@@ -20,7 +20,8 @@ pub const OWNER_BROADCAST: u32 = 1 << (2 * RUN_BITS + 2);
 pub struct VcSnapshot {
     /// Flits buffered in each VC.
     pub flits: Vec<u16>,
-    /// The message each VC is allocated to (its slot in the message table), `u32::MAX` when free.
+    /// The message each VC is allocated to (its slot in the message table), `u32::MAX` when free
+    /// or failed ([`Simulation::failed_channels`]).
     pub owner: Vec<u32>,
     /// 1 where the VC's front flit is a header that found no free VC in the last cycle.
     pub blocked: Vec<u8>,
@@ -33,7 +34,7 @@ impl Simulation {
         into.flits.clear();
         into.flits.extend(vcs.iter().map(|v| v.flits));
         into.owner.clear();
-        into.owner.extend(vcs.iter().map(|v| v.owner));
+        into.owner.extend(vcs.iter().map(|v| if v.owner == FAILED { NONE } else { v.owner }));
         into.blocked.clear();
         into.blocked.extend(vcs.iter().map(|v| v.blocked));
     }
@@ -80,7 +81,8 @@ impl Simulation {
     /// queued three deep) belong to neither.
     pub fn worm_runs(&self) -> Vec<u32> {
         let buf = self.buf as u32;
-        let broadcast = |slot: u32, bit: u32| if slot != NONE && self.messages[slot as usize].broadcast != NONE { bit } else { 0 };
+        // A failed channel's VCs are owned by FAILED, no message.
+        let broadcast = |slot: u32, bit: u32| if slot != NONE && slot != FAILED && self.messages[slot as usize].broadcast != NONE { bit } else { 0 };
         let mut runs = Vec::with_capacity(3 * self.net_vcs as usize);
         for vc in 0..self.net_vcs {
             let v = &self.vc[vc as usize];
@@ -306,6 +308,25 @@ mod tests {
             }
         }
         assert!(shared > 0, "short messages queue behind each other in a VC");
+    }
+
+    #[test]
+    fn a_failed_channel_is_drawn_as_an_empty_vc_with_no_owner() {
+        use super::NONE;
+        let s = Scenario::parse("k=4&routing=dor&rate=0.1&len=4&flinks=1x,6y&warmup=0").unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        let failed: Vec<u32> = sim.failed_channels();
+        assert_eq!(failed.len(), 4);
+        for _ in 0..200 {
+            sim.step();
+            let (runs, snapshot) = (sim.worm_runs(), sim.vc_snapshot());
+            for &c in &failed {
+                for vc in c * sim.vcs..(c + 1) * sim.vcs {
+                    assert_eq!(&runs[3 * vc as usize..3 * vc as usize + 3], [NONE, NONE, 0]);
+                    assert_eq!((snapshot.owner[vc as usize], snapshot.flits[vc as usize]), (NONE, 0));
+                }
+            }
+        }
     }
 
     #[test]

@@ -219,6 +219,7 @@ class App {
     const s = this.schema;
     const form = $('scenario-form');
     const number = (min, max, step = 1) => () => el('input', { type: 'number', min: String(min), max: String(max), step: String(step) });
+    const text = () => () => el('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' });
     const select = (key, options) => () => el('select', {}, options.map((o) => el('option', { value: o, title: `${key}=${o}` }, [choiceLabel(key, o)])));
     const makers = {
       k: number(PAGE_K[0], PAGE_K[1]),
@@ -238,6 +239,10 @@ class App {
       cycles: number(s.cycles[0], s.cycles[1]),
       unsafe: () => el('input', { type: 'checkbox' }),
       qcap: number(s.qcap[0], s.qcap[1]),
+      flinks: text(),
+      fnodes: text(),
+      frandom: text(),
+      misroute: number(s.misroute[0], s.misroute[1]),
     };
     this.inputs = {};
     this.rows = {};

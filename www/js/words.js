@@ -23,6 +23,10 @@ export const CONTROLS = {
   unsafe: { label: 'allow deadlock (fewer VCs)', help: 'allows fewer virtual channels than deadlock freedom needs', when: (v) => v.routing !== 'chaos' },
   mq: { label: 'shared-queue slots (packets)', help: "packets each Chaos router's shared queue holds", when: (v) => v.routing === 'chaos' },
   qcap: { label: 'source-queue cap (messages)', help: 'messages a source queue holds; a full queue holds arrivals back' },
+  flinks: { label: 'failed links', help: 'links that carry nothing, each a node and a dimension, as in 27x,35y (the link from node 27 to its +x neighbour); the fault tool edits this list' },
+  fnodes: { label: 'failed nodes', help: 'nodes that neither send nor receive, as in 12,40; their links fail with them' },
+  frandom: { label: 'random link faults', help: 'a count (5) or a fraction of the links (0.05) failed at random, drawn from the seed' },
+  misroute: { label: 'misroutes round faults', help: 'how many times a scouting header may leave its minimal paths to get round a fault', when: (v) => v.switching === 'scouting' },
 };
 
 // The choices of the enumerated keys: what each is, then its key in brackets where the key is
