@@ -364,6 +364,14 @@ pub trait Routing {
     fn atomic_vcs(&self) -> u32 {
         0
     }
+    /// After a misroute round a fault (scouting switching with `misroute`, see `sim`), the
+    /// header is at `at`, off the route it was planned: by default it goes on minimally from
+    /// there straight to its destination (a two-phase route in its first phase starts its
+    /// second on arrival), its datelines counted from `at`.
+    fn replan(&self, t: &Torus, at: Node, plan: &mut RoutePlan, rng: &mut Rng) {
+        let minus = minimal_directions(t, at, plan.dest, rng);
+        *plan = RoutePlan::towards(t, at, plan.dest, plan.dest, minus, plan.phase);
+    }
     /// What each of the `vcs` VC indices is for on an `n`-dimensional torus. By default every
     /// VC serves every message alike.
     fn vc_classes(&self, vcs: u32, _n: u32) -> Vec<VcClass> {
@@ -441,6 +449,9 @@ impl Routing for Algorithm {
     }
     fn atomic_vcs(&self) -> u32 {
         with_algorithm!(self, r => r.atomic_vcs())
+    }
+    fn replan(&self, t: &Torus, at: Node, plan: &mut RoutePlan, rng: &mut Rng) {
+        with_algorithm!(self, r => r.replan(t, at, plan, rng))
     }
     fn vc_classes(&self, vcs: u32, n: u32) -> Vec<VcClass> {
         with_algorithm!(self, r => r.vc_classes(vcs, n))

@@ -95,6 +95,14 @@ impl Routing for Nbc {
         plan
     }
 
+    /// Minimally from `at`, starting on the lowest escape level its route from there needs (it
+    /// keeps no bonus card): the levels of its hops still rise along the new route.
+    fn replan(&self, t: &Torus, at: Node, plan: &mut RoutePlan, rng: &mut Rng) {
+        let dest = plan.dest;
+        *plan = RoutePlan::towards(t, at, dest, dest, minimal_directions(t, at, dest, rng), 0);
+        plan.final_escape_level = negative_hops_ahead(t, at, t.distance(at, dest)) as u8;
+    }
+
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
         let hops_left: u32 = (0..t.n).map(|d| plan.remaining(t, at, d)).sum();
         if hops_left == 0 {

@@ -151,17 +151,19 @@ impl Simulation {
         self.vc[(channel * self.vcs) as usize].owner == FAILED
     }
 
-    /// A unicast message arrives at `u` in a network with faults: its destination is drawn
-    /// among the working nodes, and one the surviving network cannot reach is counted, not sent.
-    pub(super) fn arrive_with_faults<R: Routing>(&mut self, r: &R, u: Node) {
+    /// The destination of a unicast message arriving at `u` in a network with faults, drawn
+    /// among the working nodes; `None` for one the surviving network cannot reach, which is
+    /// counted and not sent.
+    #[inline(never)]
+    pub(super) fn destination_with_faults(&mut self, u: Node) -> Option<Node> {
         let f = self.faults.as_deref().expect("called with faults only");
         let dest = self.pattern.working_destination(&self.torus, u, &mut self.traffic_rng, |d| !f.node_failed(d));
         if f.reachable(u, dest) {
-            self.create_message(r, u, dest, NONE);
-        } else {
-            self.unreachable += 1;
-            self.unreachable_labelled += self.stats.in_window(self.cycle) as u64;
+            return Some(dest);
         }
+        self.unreachable += 1;
+        self.unreachable_labelled += self.stats.in_window(self.cycle) as u64;
+        None
     }
 
     /// Whether message `slot` has misroutes behind it (its path is then not minimal).
@@ -248,8 +250,7 @@ impl Simulation {
         self.stats.header_routed(m.hops, self.cycle - m.header_ready);
         self.grant::<false>(u, vc, slot, chosen);
         let next = self.torus.neighbour(u, port);
-        let dest = self.messages[slot as usize].plan.dest;
-        self.messages[slot as usize].plan = r.plan(&self.torus, next, dest, &mut self.routing_rng);
+        r.replan(&self.torus, next, &mut self.messages[slot as usize].plan, &mut self.routing_rng);
         let d = &mut self.probes[slot as usize].detour;
         d.misroutes += 1;
         d.shun = port ^ 1;
@@ -478,6 +479,16 @@ mod tests {
         assert_eq!(d.iter().map(|d| d.hops).collect::<Vec<_>>(), [5]);
         assert_eq!((sim.misroutes, sim.probes[m as usize].detour.misroutes, sim.backtracks), (1, 1, 0));
         assert_eq!(flits_over_failed_channels(&sim), 0);
+        // Duato-Nbc is planned afresh on the escape level its new route needs, dimension-order
+        // routing in the minimal directions from where it lands.
+        for routing in ["nbc", "dor"] {
+            let mut sim = quiet(&format!("k=8&routing={routing}&switching=scouting&scout=0&misroute=1&flinks=1x&len=8"));
+            let m = sim.send(0, 3);
+            let d = deliveries(&mut sim, 300);
+            assert_eq!(d.len(), 1, "{routing}");
+            assert_eq!(sim.probes[m as usize].detour.misroutes, 1, "{routing}");
+            assert_eq!(flits_over_failed_channels(&sim), 0, "{routing}");
+        }
         // With no misroute allowed it is stuck at 1x.
         let mut sim = quiet("k=8&routing=duato&vcs=4&switching=scouting&scout=0&misroute=0&flinks=1x&len=8");
         sim.send(0, 3);
