@@ -30,7 +30,7 @@ export CHROMIUM
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
-.PHONY: validate experiments experiments-quick fuzz fuzz-libfuzzer soak soak-faults
+.PHONY: validate experiments experiments-quick experiment-faults fuzz fuzz-libfuzzer soak soak-faults
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
@@ -160,12 +160,16 @@ validate:
 	cargo run --release --bin torus -- validate
 
 experiments:
-	@echo "==> seed 004's experiments: docs/experiments/*.md and *.csv (10-30 min)"
+	@echo "==> seed 004's experiments and the fault experiment: docs/experiments/*.md and *.csv (10-30 min)"
 	cargo run --release --bin torus -- experiment all
 
 experiments-quick:
-	@echo "==> seed 004's experiments, shortened runs"
+	@echo "==> seed 004's experiments and the fault experiment, shortened runs"
 	cargo run --release --bin torus -- experiment all --quick
+
+experiment-faults:
+	@echo "==> latency and delivered throughput against random link faults: docs/experiments/faults.md, .csv, faults-*.svg"
+	cargo run --release --bin torus -- experiment faults
 
 fuzz:
 	@echo "==> fuzzing the scenario parser with 10^6 generated inputs"

@@ -11,7 +11,7 @@ const RIGHT: f64 = 20.0;
 const TOP: f64 = 36.0;
 const BOTTOM: f64 = 52.0;
 /// Curve colours, in series order; markers are drawn in black and vertical lines in grey.
-const LINE_COLOURS: &[&str] = &["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+const LINE_COLOURS: &[&str] = &["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
 const MARKER_COLOURS: &[&str] = &["#000000", "#ff7f0e", "#8c564b"];
 
 /// A polyline through `points` (x, y), in data units.

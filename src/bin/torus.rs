@@ -6,9 +6,13 @@ use std::time::Instant;
 use torus_explorer::bench::{self, BENCH_SCENARIOS};
 use torus_explorer::experiment::jobs::{self, Collector, Local, Planner, Runner};
 use torus_explorer::experiment;
+use torus_explorer::experiment::faults as fault_experiment;
 use torus_explorer::sim::Simulation;
 use torus_explorer::validation;
 use torus_explorer::{seed004, RoutingKind, Scenario};
+
+/// The experiment of faulty links, beside seed 004's.
+const FAULTS: &str = "faults";
 
 const USAGE: &str = "usage:
   torus run \"<scenario>\" [--seeds N]     simulate; one JSON object of statistics
@@ -30,10 +34,12 @@ const USAGE: &str = "usage:
   torus validate [--quick] [--out DIR]   model against simulation for every paper's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
                                          (DIR defaults to docs)
-  torus experiment <saturation|permutations|histograms|stability|all>
+  torus experiment <saturation|permutations|histograms|stability|faults|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR]
                                          the experiments of Singh et al. 2003 (GOAL):
-                                         DIR/<name>.csv and .md (DIR defaults to docs/experiments)
+                                         DIR/<name>.csv and .md (DIR defaults to docs/experiments);
+                                         faults: latency and delivered throughput against random
+                                         link faults, DIR/faults.md, .csv and faults-*.svg
   torus help                             this text
 
 sweep, saturation, validate and experiment take --plan: print their runs as job lines, one
@@ -354,11 +360,11 @@ fn experiment_command(args: &[String]) -> Result<(), Fail> {
     threads_option(args)?;
     let which = args.get(1).map(String::as_str).ok_or_else(|| Fail("`experiment` needs a name or `all`; see `torus help`".into()))?;
     let names: Vec<&str> = if which == "all" {
-        seed004::EXPERIMENTS.to_vec()
-    } else if seed004::EXPERIMENTS.contains(&which) {
+        seed004::EXPERIMENTS.iter().copied().chain([FAULTS]).collect()
+    } else if seed004::EXPERIMENTS.contains(&which) || which == FAULTS {
         vec![which]
     } else {
-        return Err(Fail(format!("unknown experiment `{which}`; experiments: {}, all", seed004::EXPERIMENTS.join(", "))));
+        return Err(Fail(format!("unknown experiment `{which}`; experiments: {}, {FAULTS}, all", seed004::EXPERIMENTS.join(", "))));
     };
     let mut effort = if args.iter().any(|a| a == "--quick") { seed004::Effort::quick() } else { seed004::Effort::full() };
     if let Some(v) = option(args, "--permutations")? {
@@ -379,16 +385,28 @@ fn experiment_command(args: &[String]) -> Result<(), Fail> {
         None => None,
     };
     let dir = std::path::PathBuf::from(option(args, "--out")?.unwrap_or("docs/experiments"));
+    let quick = args.iter().any(|a| a == "--quick");
+    let fault_effort = if quick { fault_experiment::Effort::quick() } else { fault_experiment::Effort::full() };
+    let fault_command = format!("torus experiment faults{}", if quick { " --quick" } else { "" });
     let Some(outputs) = mode.carry_out(|runner| {
-        names.iter().map(|name| seed004::run(name, routings.as_deref(), &effort, runner).expect("a known experiment")).collect::<Vec<_>>()
+        names
+            .iter()
+            .map(|&name| {
+                if name == FAULTS {
+                    return fault_experiment::run(&fault_effort, &fault_command, runner).files;
+                }
+                let out = seed004::run(name, routings.as_deref(), &effort, runner).expect("a known experiment");
+                vec![(format!("{}.csv", out.name), out.csv), (format!("{}.md", out.name), out.markdown)]
+            })
+            .collect::<Vec<_>>()
     })?
     else {
         return Ok(());
     };
     std::fs::create_dir_all(&dir).map_err(|e| Fail(format!("cannot create {}: {e}", dir.display())))?;
-    for out in outputs {
-        for (ext, text) in [("csv", &out.csv), ("md", &out.markdown)] {
-            let path = dir.join(format!("{}.{ext}", out.name));
+    for files in outputs {
+        for (file, text) in files {
+            let path = dir.join(file);
             std::fs::write(&path, text).map_err(|e| Fail(format!("cannot write {}: {e}", path.display())))?;
             eprintln!("wrote {}", path.display());
         }
