@@ -132,6 +132,17 @@ await viewShot('scouting-backtracks', 'k=8&routing=duato&switching=scouting&scou
     if ((await page.evaluate(() => window.torusExplorer.overlays().backtracks.length)) > 1) break;
   }
 });
+// Faults: DOR's worms stuck at four failed links, and scouting switching going round them.
+await viewShot('faults-dor-stuck', '', async (page) => {
+  await preset(page, 'Faults stop dimension-order routing');
+  await heatOff(page);
+  await warm(3000)(page);
+});
+await viewShot('faults-scouting', '', async (page) => {
+  await preset(page, 'Scouting switching routes round the faults');
+  await heatOff(page);
+  await warm(3000)(page);
+});
 await viewShot('broadcast-tree', 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.003&len=32&vcs=4&seed=4', async (page) => {
   await heatOff(page);
   await warm(300)(page);

@@ -1,8 +1,9 @@
 // Every preset teaches what it says: each preset's claims (www/js/presets.js) are checked
 // against the CLI. Where the rate lies against the simulated saturation rate (`torus
-// saturation`, on shortened runs), whether a run keeps up, saturates or deadlocks, which model
-// `torus model` applies, the channel-load bound, what a run shows (backtracks, deflections,
-// broadcasts), starvation, and how a pinned or named variant compares.
+// saturation`, on shortened runs), whether a run keeps up, saturates, deadlocks or stalls at its
+// faults, which model `torus model` applies, the channel-load bound, what a run shows
+// (backtracks, deflections, broadcasts, misroutes) and what it never shows, starvation, and how
+// a pinned or named variant compares.
 //
 // Needs `cargo build --release` (target/release/torus; TORUS overrides). Run with
 // `node --test tests/node/`. Every number is computed here, from the CLI, each time.
@@ -78,6 +79,12 @@ for (const p of PRESETS) {
       assert.equal(run.deadlock, true, 'the run deadlocks');
       return;
     }
+    if (point === 'stall') {
+      const run = cli(['run', scenario.replace(/cycles=\d+/, 'cycles=20000')]);
+      assert.equal(run.fault_stall && !run.deadlock, true, 'the run stalls at its faults, apart from deadlock');
+      for (const field of claims.shows || []) assert.ok(run[field] > 0, `the run shows ${field}: ${run[field]}`);
+      return;
+    }
     const run = cli(['run', shortened(scenario)]);
     const rate = rateOf(scenario);
     const sat = saturation(scenario);
@@ -93,6 +100,7 @@ for (const p of PRESETS) {
       assert.equal(run.saturated, true, 'past saturation a run saturates');
     }
     for (const field of claims.shows || []) assert.ok(run[field] > 0, `the run shows ${field}: ${run[field]}`);
+    for (const field of claims.none || []) assert.equal(run[field], 0, `the run has no ${field}`);
     if (claims.starved != null) {
       assert.ok(run.accepted_min_pair <= claims.starved * run.accepted_flits_per_node_cycle,
         `worst pair ${run.accepted_min_pair} against mean ${run.accepted_flits_per_node_cycle}`);

@@ -127,6 +127,9 @@ class App {
     this.classes = JSON.parse(explorer.vc_classes());
     this.beta = Number(get(canonical, 'beta'));
     this.scouting = get(canonical, 'switching') === 'scouting';
+    this.failedChannels = Array.from(explorer.failed_channels());
+    this.failedNodes = Array.from(explorer.failed_nodes());
+    this.hasFaults = this.failedChannels.length > 0 || this.failedNodes.length > 0;
     this.deadlock = null;
     this.deadlockAt = null;
     this.marks = { backtracks: { list: [], seen: 0 }, deflections: { list: [], seen: 0 } };
@@ -361,6 +364,11 @@ class App {
     $('show-heat').addEventListener('change', () => { this.dirty = true; });
     $('show-lanes').addEventListener('change', () => { this.dirty = true; });
     $('show-coordinates').addEventListener('change', () => { this.dirty = true; });
+    $('fault-tool').addEventListener('change', () => {
+      $('torus').classList.toggle('fault-tool', $('fault-tool').checked);
+      $('fault-status').textContent = '';
+      this.buildLegend();
+    });
     $('copy-link').addEventListener('click', () => this.copyLink());
     $('export-json').addEventListener('click', () => this.exportJson());
     $('export-csv').addEventListener('click', () => this.exportCsv());
@@ -522,7 +530,7 @@ class App {
     $('preset-info').classList.toggle('changed', changed.length > 0);
     const words = claimWords(preset.claims);
     const sat = this.sweep && this.sweep.done && this.sweep.scenario === preset.scenario && changed.length === 0 ? this.sweep.saturation() : null;
-    if (sat && preset.claims.point !== 'deadlock') {
+    if (sat && typeof preset.claims.point === 'object') {
       const rate = Number(get(preset.scenario, 'rate'));
       words.push(`here ${Math.round((rate / sat) * 100)} % of the saturation rate the sweep found`);
     }
@@ -621,6 +629,13 @@ class App {
   deadlockCycle() {
     const f = this.fastFrame();
     return JSON.parse(f && f.deadlockCycle ? f.deadlockCycle : this.explorer.deadlock_cycle());
+  }
+
+  // The headers stuck at faults now: [{ vc, message, channel, fault }].
+  stuckHeaders() {
+    if (!this.hasFaults) return [];
+    const f = this.fastFrame();
+    return JSON.parse(f ? f.stuck : this.explorer.stuck_headers());
   }
 
   // Views into wasm memory; re-created whenever memory has grown or the arrays moved.
@@ -723,6 +738,7 @@ class App {
     const treeSource = this.beta > 0 && this.selected >= 0 ? this.selected : -1;
     if (treeSource < 0) this.tree = null;
     else if (!this.tree || this.tree.source !== treeSource) this.tree = { source: treeSource, channels: Array.from(this.explorer.broadcast_tree(treeSource)) };
+    const stuckHeaders = this.stuckHeaders();
     return {
       classes: this.classes,
       deadlock: this.deadlock,
@@ -748,12 +764,16 @@ class App {
       coordinates: $('show-coordinates').checked,
       selected: this.selected,
       hover: this.hover ?? -1,
+      failedChannels: this.failedChannels,
+      failedNodes: this.failedNodes,
+      stuckHeaders,
+      stuck: stuckHeaders.map((h) => h.vc),
     };
   }
 
   draw() {
     const state = this.drawState();
-    const { backtracks, deflections } = state;
+    const { backtracks, deflections, stuckHeaders: stuck } = state;
     this.view.draw(state);
     const worms = this.view.drawn;
     this.drawn = {
@@ -774,6 +794,9 @@ class App {
       queues: state.queues ? Array.from(state.queues) : null,
       acks: state.acks ? state.acks.length / 3 : 0,
       geometry: { pitch: this.view.pitch, laneLength: this.view.pitch - 2 * this.view.half, wormWidth: this.view.wormWidth },
+      failedChannels: this.failedChannels,
+      failedNodes: this.failedNodes,
+      stuck: stuck.map((h) => ({ vc: h.vc, fault: h.fault })),
     };
     if (this.followed) this.showMessage();
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
@@ -837,6 +860,10 @@ class App {
   // but the end of following.
   clickCanvas(e) {
     const [x, y] = this.canvasPoint(e);
+    if ($('fault-tool').checked) {
+      this.toggleFault(x, y);
+      return;
+    }
     const node = this.view.nodeAt(x, y, -this.view.half * 0.15);
     if (node >= 0) {
       this.selectNode(node === this.selected ? -1 : node);
@@ -882,6 +909,27 @@ class App {
       this.hover = -1;
       this.dirty = true;
     }
+  }
+
+  // The fault tool: a click on a node fails it or repairs it, on a link that link. The scenario,
+  // and so the link, changes, and the simulation starts again with the new faults.
+  toggleFault(x, y) {
+    const node = this.view.nodeAt(x, y);
+    const link = node < 0 ? this.view.linkAt(x, y) : null;
+    if (node < 0 && !link) return;
+    const key = node >= 0 ? 'fnodes' : 'flinks';
+    const item = node >= 0 ? String(node) : `${link.node}${'xy'[link.dim]}`;
+    const listed = get(this.scenario, key).split(',').filter(Boolean);
+    const status = $('fault-status');
+    if (link && !listed.includes(item) && this.failedChannels.includes(link.node * 4 + 2 * link.dim)) {
+      // Failed, but not by this list: drawn at random or with a failed node.
+      status.textContent = `link ${item} failed at random (frandom) or with a node (fnodes); change those to repair it`;
+      return;
+    }
+    const next = listed.includes(item) ? listed.filter((v) => v !== item) : [...listed, item];
+    this.clearPreset();
+    const error = this.apply(withKey(this.scenario, key, next.join(',')));
+    status.textContent = error ? '' : `${node >= 0 ? 'node' : 'link'} ${item} ${listed.includes(item) ? 'repaired' : 'failed'}`;
   }
 
   follow(id) {
@@ -993,6 +1041,13 @@ class App {
       ctx.fill();
       ctx.stroke();
     };
+    // A bold cross outlined in white, as the torus crosses out a failed link or node.
+    const cross = (ctx, x, y, a) => {
+      for (const [stroke, w] of [['#ffffff', 4], ['#111111', 2]]) {
+        ctx.strokeStyle = stroke; ctx.lineWidth = w;
+        ctx.beginPath(); ctx.moveTo(x - a, y - a); ctx.lineTo(x + a, y + a); ctx.moveTo(x + a, y - a); ctx.lineTo(x - a, y + a); ctx.stroke();
+      }
+    };
     const item = (canvas, text) => {
       entries.push({ icon: canvas, text });
       return el('span', {}, [canvas, text]);
@@ -1043,6 +1098,24 @@ class App {
       items.push(
         item(icon((ctx, w) => { body(ctx, w, MESSAGE_COLOURS[1]); head(ctx, w - 6, true, MESSAGE_COLOURS[1]); }, 40), 'broadcast copy'),
         item(icon((ctx, w) => { ctx.strokeStyle = '#000'; ctx.lineWidth = 2; ctx.setLineDash([5, 3]); ctx.beginPath(); ctx.moveTo(2, 7); ctx.lineTo(w - 6, 7); ctx.stroke(); ctx.setLineDash([]); ctx.fillStyle = '#000'; ctx.beginPath(); ctx.moveTo(w - 1, 7); ctx.lineTo(w - 7, 3); ctx.lineTo(w - 7, 11); ctx.closePath(); ctx.fill(); }, 30), 'broadcast tree from the node you click'),
+      );
+    }
+    if (this.hasFaults || $('fault-tool').checked) {
+      items.push(
+        item(icon((ctx, w) => {
+          ctx.strokeStyle = '#555555'; ctx.lineWidth = 3; ctx.setLineDash([4, 4]);
+          ctx.beginPath(); ctx.moveTo(2, 7); ctx.lineTo(w - 2, 7); ctx.stroke(); ctx.setLineDash([]);
+          cross(ctx, w / 2, 7, 4);
+        }, 30), 'failed link'),
+        item(icon((ctx) => {
+          ctx.fillStyle = '#555555'; ctx.strokeStyle = '#444444'; ctx.lineWidth = 1;
+          ctx.fillRect(3, 1, 12, 12); ctx.strokeRect(3, 1, 12, 12);
+          cross(ctx, 9, 7, 4);
+        }, 18), 'failed node'),
+        item(icon((ctx) => {
+          head(ctx, 9);
+          ctx.strokeStyle = '#111111'; ctx.lineWidth = 2; ctx.strokeRect(2, 0.5, 14, 13);
+        }, 18), 'header stuck at a fault'),
       );
     }
     this.legendEntries = entries;
@@ -1152,12 +1225,23 @@ class App {
     ];
     if (this.scouting) rows.push(['backtracks', `${this.backtracks().toLocaleString('en')} backtracks`]);
     if (this.chaos) rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} deflections`]);
+    if (this.hasFaults) {
+      const links = this.failedChannels.filter((c) => c % 2 === 0).length;
+      rows.push(['faults', `${links} link${links === 1 ? '' : 's'}, ${this.failedNodes.length} node${this.failedNodes.length === 1 ? '' : 's'} failed`]);
+      const where = new Map();
+      for (const h of this.stuckHeaders()) where.set(h.fault, (where.get(h.fault) || 0) + 1);
+      const at = [...where].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([fault, n]) => `${n} at ${fault}`);
+      rows.push(['stuck at faults', `${s.stuck_at_faults.toLocaleString('en')} messages${at.length ? ` (${at.join(', ')}${where.size > 4 ? ', …' : ''})` : ''}`]);
+      rows.push(['unreachable', `${s.messages_unreachable.toLocaleString('en')} messages`, true]);
+      if (this.scouting && Number(get(this.scenario, 'misroute')) > 0) rows.push(['misroutes', `${s.misroutes.toLocaleString('en')} round faults`]);
+    }
     const items = rows.flatMap(([k, v, minor]) => {
       const attrs = minor ? { class: 'minor' } : {};
       return [el('dt', attrs, [k]), el('dd', attrs, [v])];
     });
     if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for 2,000 cycles: the network is deadlocked, and the latency stopped there']));
     if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
+    if (s.fault_stall) items.push(el('dt', { class: 'alarm' }, ['stalled at faults']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time, and nothing waits in a cycle: every waiting worm waits behind a message stuck at a fault']));
     $('live-numbers').replaceChildren(el('dl', {}, items));
     if (s.deadlock !== !!this.deadlock) {
       this.deadlock = s.deadlock ? this.deadlockCycle() : null;
@@ -1698,8 +1782,8 @@ async function main() {
     loadPreset: (i) => app.loadPreset(i),
     results: () => app.results(),
     workers: () => app.runner.size,
-    // What the last frame drew on top of the worms: the deadlock cycle, the broadcast tree and
-    // the backtracks marked.
+    // What the last frame drew besides the worms: the deadlock cycle, the broadcast tree, the
+    // backtracks marked, the failed channels and nodes and the headers stuck at them.
     overlays: () => app.drawn,
     // Where a node's centre is on the screen (CSS pixels, as a mouse event's clientX/clientY).
     nodeCentre: (node) => {
@@ -1708,6 +1792,7 @@ async function main() {
       return { x: r.left + (x / app.view.canvasSize) * r.width, y: r.top + (y / app.view.canvasSize) * r.height };
     },
     deadlockCycle: () => app.deadlockCycle(),
+    stuckHeaders: () => app.stuckHeaders(),
     vcClasses: () => JSON.parse(app.explorer.vc_classes()),
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
     selectNode: (node) => app.selectNode(node),

@@ -47,10 +47,12 @@ const ref = (name) => `Reference: ${PAPERS[name].reference}.`;
 //           { below: [lo, hi] }   between lo and hi times it (a "moderate load" is [0.3, 0.6]),
 //                                 and a run keeps up;
 //           { past: f }           at least f times it, and a run saturates;
-//           'deadlock'            a run deadlocks.
+//           'deadlock'            a run deadlocks;
+//           'stall'               a run stalls behind messages stuck at faults (no deadlock).
 //   model   the latency model `torus model` applies (the paper the paragraph names).
 //   bound   the channel-load bound, as a fraction of capacity.
 //   shows   fields of a run that must be positive (what the paragraph tells the reader to watch).
+//   none    fields of a run that must be zero (what the paragraph says does not happen).
 //   starved the worst-served source–destination pair gets at most this fraction of the mean
 //           accepted throughput (`accepted_min_pair`).
 //   pin     for the preset's first pinned scenario: { higher: f } its simulated saturation rate
@@ -70,6 +72,7 @@ export function claimWords(claims) {
   const words = [];
   const p = claims.point;
   if (p === 'deadlock') words.push('this scenario deadlocks');
+  else if (p === 'stall') words.push('the network stalls behind the messages stuck at its faults (no deadlock, no model)');
   else if (p && p.past) words.push(`past saturation: the rate is at least ${p.past}× the simulated saturation rate`);
   else if (p && p.below) {
     const [lo, hi] = p.below;
@@ -81,6 +84,10 @@ export function claimWords(claims) {
   if (claims.bound) words.push(`channel-load bound ${claims.bound.toFixed(3)} of capacity`);
   return words;
 }
+
+// The faults and the traffic of the two fault presets: DOR stalls at these four failed links
+// within a few thousand cycles, scouting switching delivers every message.
+const FAULT_DEMO = 'traffic=uniform&rate=0.008&len=16&vcs=4&flinks=10x,27y,36x,49y&warmup=1000&cycles=20000';
 
 export const PRESETS = [
   {
@@ -163,6 +170,31 @@ export const PRESETS = [
       'data moves only once it has them. A probe that finds no free channel may back up and ' +
       'try another way (a hooked arrow on the lane it gives up). K = 0 is wormhole switching; ' +
       `a larger K trades a longer set-up for routing round trouble. ${ref('scouting')}`,
+  },
+  {
+    group: 'Classroom',
+    title: 'Faults stop dimension-order routing',
+    scenario: `k=8&routing=dor&${FAULT_DEMO}`,
+    claims: { point: 'stall', shows: ['messages_stuck_at_faults'] },
+    text: 'Four links have failed (crossed out). Dimension-order routing has one way to each ' +
+      'destination, so a worm whose path crosses a failed link stops at it for good (its ' +
+      'header boxed) and holds the channels behind it; the worms that need those channels wait ' +
+      'behind it, and within a few thousand cycles the network stalls. The live numbers count ' +
+      'the messages stuck at each fault. Tick the fault tool and click a link or a node to fail ' +
+      'or repair it.',
+  },
+  {
+    group: 'Classroom',
+    title: 'Scouting switching routes round the faults',
+    scenario: `k=8&routing=duato&switching=scouting&scout=3&misroute=8&${FAULT_DEMO}`,
+    claims: { point: { below: [0.2, 0.5] }, shows: ['misroutes_per_message'], none: ['messages_stuck_at_faults', 'messages_unreachable'] },
+    text: 'The same four failed links under scouting switching (Safaei et al. 2007) over ' +
+      'Duato\'s adaptive routing. A header takes any working way towards its destination; one ' +
+      'that finds every way on failed misroutes round the fault (at most misroute = 8 times) ' +
+      'or, since the data stays K = 3 links behind it, backs out (hooked arrows) and tries ' +
+      'another way. Nothing is stuck and every message arrives, a few hops longer. Set ' +
+      'switching=wormhole to see Duato\'s routing alone stall at the faults: it goes round a ' +
+      `failed link only while another productive channel survives. ${ref('scouting')}`,
   },
   {
     group: 'Classroom',

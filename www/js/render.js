@@ -5,8 +5,9 @@
 // on the body, its header a dot (a diamond for a broadcast copy) with a bar when blocked; VCs
 // of an escape or after-dateline class patterned. On top: the deadlock cycle, a broadcast
 // tree, scouting probes (the reserved stretch in front of the data, acknowledgements on their
-// way back, backtracks) and chaos's shared queues and deflections. Geometry only: the state
-// comes straight from the simulator's exports.
+// way back, backtracks), chaos's shared queues and deflections, failed links and nodes (crossed
+// out) and the headers stuck at them (boxed). Geometry only: the state comes straight from the
+// simulator's exports.
 //
 // Channel numbering follows src/topology.rs: node = x + y·k, channel = node·4 + port, port
 // 0 = +x, 1 = −x, 2 = +y, 3 = −y; a channel's buffers sit at its downstream end.
@@ -38,6 +39,9 @@ export function heatColour(u) {
 export const DEADLOCK_COLOUR = '#7a0177';
 const INK = '#111111';
 const TREE_COLOUR = '#000000';
+// Faults are drawn by shape (a crossed, dashed link; a crossed node; a box round a stuck
+// header), the grey only confirming it.
+const FAULT_COLOUR = '#555555';
 
 // In the third word of a worm run (see Simulation::worm_runs in src/sim/view.rs).
 const RUN_BITS = 10;
@@ -214,6 +218,129 @@ export class TorusView {
     return best;
   }
 
+  // The link whose centre line passes nearest to canvas point (px0, py0), between the node squares and within
+  // a fifth of the pitch, as { node, dim } (the link from `node` to its + neighbour along
+  // `dim`), or null.
+  linkAt(px0, py0) {
+    const [px, py] = this.fromCanvas(px0, py0);
+    const { k, pitch, half } = this;
+    let best = null;
+    let bestDistance = pitch * 0.2;
+    for (let u = 0; u < k * k; u++) {
+      const [cx, cy] = this.centre(u);
+      for (const dim of [0, 1]) {
+        const [dx, dy] = PORT_DIR[2 * dim];
+        // A wrap-around link leaves the canvas and comes back at the opposite edge.
+        for (const shift of [0, this.size]) {
+          const ax = cx + dx * (half - shift);
+          const ay = cy + dy * (half - shift);
+          const along = Math.min(Math.max((px - ax) * dx + (py - ay) * dy, 0), pitch - 2 * half);
+          const d = Math.hypot(px - (ax + dx * along), py - (ay + dy * along));
+          if (d < bestDistance) {
+            bestDistance = d;
+            best = { node: u, dim };
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  // Where a failed link is crossed out: midway between its nodes (twice for a wrap-around link,
+  // at both edges of the canvas).
+  linkMidpoints(node, dim) {
+    const [cx, cy] = this.centre(node);
+    const [dx, dy] = PORT_DIR[2 * dim];
+    const x = cx + (dx * this.pitch) / 2;
+    const y = cy + (dy * this.pitch) / 2;
+    const wraps = x >= this.size || x <= 0 || y >= this.size || y <= 0;
+    return wraps ? [[x, y], [x - dx * this.size, y - dy * this.size]] : [[x, y]];
+  }
+
+  // Failed channels: their bands dashed in grey, and a cross midway along each failed link.
+  drawFaults(failedChannels) {
+    const ctx = this.ctx;
+    const bandWidth = this.lane * this.vcs;
+    ctx.save();
+    for (const c of failedChannels) {
+      const node = (c / 4) | 0;
+      const port = c % 4;
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = bandWidth + 2;
+      ctx.beginPath();
+      this.strokeLane(node, port, (this.vcs - 1) / 2, 0, 1);
+      ctx.stroke();
+      ctx.strokeStyle = FAULT_COLOUR;
+      ctx.lineWidth = Math.max(2, bandWidth * 0.6);
+      ctx.setLineDash([4, 4]);
+      ctx.beginPath();
+      this.strokeLane(node, port, (this.vcs - 1) / 2, 0, 1);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    const a = Math.max(4, this.pitch * 0.12);
+    for (const c of failedChannels) {
+      // Each link once: from the channel in its + direction.
+      if (c % 2 !== 0) continue;
+      for (const [x, y] of this.linkMidpoints((c / 4) | 0, (c % 4) >> 1)) this.cross(x, y, a, '#111111', 3);
+    }
+    ctx.restore();
+  }
+
+  // A bold cross centred on (x, y), `a` from the centre to each end, outlined in white.
+  cross(x, y, a, colour, width) {
+    const ctx = this.ctx;
+    for (const [stroke, w] of [['#ffffff', width + 2.5], [colour, width]]) {
+      ctx.strokeStyle = stroke;
+      ctx.lineWidth = w;
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      ctx.moveTo(x - a, y - a);
+      ctx.lineTo(x + a, y + a);
+      ctx.moveTo(x + a, y - a);
+      ctx.lineTo(x - a, y + a);
+      ctx.stroke();
+    }
+    ctx.lineCap = 'butt';
+  }
+
+  // Headers stuck at faults: a box round the header (round the node for one still in its
+  // source's injection channel). `stuck` lists VC indices: network VCs `channel · V + v`, then
+  // one injection VC per node.
+  drawStuck(stuck, showLanes) {
+    const ctx = this.ctx;
+    const networkVcs = this.k * this.k * 4 * this.vcs;
+    ctx.save();
+    ctx.lineWidth = 2.5;
+    for (const vc of stuck) {
+      let x;
+      let y;
+      let r;
+      if (vc >= networkVcs) {
+        [x, y] = this.centre(vc - networkVcs);
+        r = this.half + 4;
+      } else {
+        const c = (vc / this.vcs) | 0;
+        const lane = showLanes ? vc % this.vcs : (this.vcs - 1) / 2;
+        const [sx, sy, dx, dy, len] = this.lanePath((c / 4) | 0, c % 4, lane);
+        const head = Math.max(2.2, this.lane * 0.9);
+        x = sx + dx * (len - head);
+        y = sy + dy * (len - head);
+        if (x > this.size || x < 0 || y > this.size || y < 0) {
+          x -= dx * this.size;
+          y -= dy * this.size;
+        }
+        r = head + 4;
+      }
+      for (const [stroke, w] of [['#ffffff', 4.5], ['#111111', 2.5]]) {
+        ctx.strokeStyle = stroke;
+        ctx.lineWidth = w;
+        ctx.strokeRect(x - r, y - r, 2 * r, 2 * r);
+      }
+    }
+    ctx.restore();
+  }
+
   // Canvas logical position of a node's centre (for a test or a tooltip).
   nodeCentre(node) {
     return this.toCanvas(...this.centre(node));
@@ -257,13 +384,14 @@ export class TorusView {
 
   // state: { flits, owner, blocked, runs, sources, queues, probes, acks, heat, buf, showHeat,
   // showLanes, coordinates, selected, hover, followed, trail, classes, deadlock, tree,
-  // treeSource, backtracks, deflections }
+  // treeSource, backtracks, deflections, failedChannels, failedNodes, stuck }
   // runs/sources/queues/probes/acks: the simulator's worm_runs, source_flits,
   // shared_queue_slots, scouting_probes and acknowledgements exports; followed: a message drawn
   // on top with the others faded, or FREE; trail: the channels its header has taken; classes:
   // the routing's class of each VC index; deadlock: the wait-for cycle's { vcs, channels } or
   // null; tree: broadcast tree channels from treeSource or null; backtracks and deflections:
-  // [{ vc, age }] with age from 0 (now) to 1 (about to vanish).
+  // [{ vc, age }] with age from 0 (now) to 1 (about to vanish); failedChannels, failedNodes:
+  // the simulator's lists; stuck: the VCs of headers stuck at faults.
   draw(state) {
     const { k, vcs, ctx } = this;
     const channels = k * k * 4;
@@ -300,17 +428,22 @@ export class TorusView {
     }
     ctx.globalAlpha = 1;
     this.drawWrapArrows();
+    if (state.failedChannels && state.failedChannels.length) this.drawFaults(state.failedChannels);
 
-    // Nodes under the worms, so that a worm's body runs on across the router.
+    // Nodes under the worms, so that a worm's body runs on across the router; a failed one
+    // grey and crossed out.
+    const failedNodes = new Set(state.failedNodes || []);
     for (let u = 0; u < k * k; u++) {
       const [cx, cy] = this.centre(u);
-      ctx.fillStyle = u === state.selected ? '#222222' : u === state.treeSource ? '#009e73' : '#ffffff';
+      const failed = failedNodes.has(u);
+      ctx.fillStyle = failed ? FAULT_COLOUR : u === state.selected ? '#222222' : u === state.treeSource ? '#009e73' : '#ffffff';
       ctx.strokeStyle = u === state.hover ? INK : '#555555';
       ctx.lineWidth = u === state.selected || u === state.hover ? 2 : 1;
       ctx.beginPath();
       ctx.rect(cx - this.half, cy - this.half, 2 * this.half, 2 * this.half);
       ctx.fill();
       ctx.stroke();
+      if (failed) this.cross(cx, cy, this.half * 0.8, INK, 2.5);
     }
     if (state.coordinates) this.drawCoordinates(state.selected);
     if (state.queues && state.queues.length) this.drawSharedQueues(state.queues, following ? state.followed : FREE);
@@ -326,6 +459,7 @@ export class TorusView {
     if (state.acks && state.acks.length) this.drawAcknowledgements(worms, state.acks, state.scout, following ? state.followed : FREE);
     if (state.backtracks) this.drawBacktracks(state.backtracks);
     if (state.deflections) this.drawDeflections(state.deflections);
+    if (state.stuck && state.stuck.length) this.drawStuck(state.stuck, state.showLanes);
     ctx.restore();
   }
 

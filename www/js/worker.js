@@ -57,6 +57,7 @@ function postFrame(session) {
     probes: session.scouting ? e.scouting_probes() : null,
     acks: session.scouting ? e.acknowledgements() : null,
     deadlockCycle: JSON.parse(stats).deadlock ? e.deadlock_cycle() : null,
+    stuck: e.stuck_headers(),
   });
 }
 
