@@ -366,13 +366,29 @@ pub fn findings(rows: &[Row]) -> String {
     let _ = writeln!(
         md,
         "- **Scouting switching with misrouting routes round the faults**: {}. At {} the best scouting variant \
-         delivers {:.3} against {:.3} for the best wormhole algorithm. Misrouting alone (K = 0) gets a header round \
-         a failed link but not out of a dead end; a probe lead K > 0 lets it back out, at a price in latency without \
-         faults ({:.1} cycles for K = 3 against {:.1} for K = 0).",
+         delivers {:.3} against {:.3} for the best wormhole algorithm.",
         scouting.join("; "),
         pct(last),
         best_scouting,
         best_wormhole,
+    );
+    let runs_at_last = rows.iter().filter(|r| r.contender == 3 && r.share == last).count();
+    let stalled: Vec<String> = (3..CONTENDERS.len())
+        .map(|i| format!("{} {}", CONTENDERS[i].label, rows.iter().filter(|r| r.contender == i && r.share == last && r.report.fault_stall).count()))
+        .collect();
+    let stuck: Vec<String> = (3..CONTENDERS.len())
+        .map(|i| format!("{} {:.1}", CONTENDERS[i].label, mean(rows, i, last, |r| Some(r.report.messages_stuck_at_faults as f64))))
+        .collect();
+    let _ = writeln!(
+        md,
+        "- **What misrouting leaves behind.** A header that has spent its m = {MISROUTES} misroutes, or that is in a \
+         dead end it cannot back out of (only the probe lead K lets it back out, and only over channels its data has \
+         not reached), is stuck like a wormhole header. Messages stuck when the run ended, at {} (mean over the fault \
+         sets): {}; runs of {runs_at_last} that stalled: {}. The price of the probe lead is latency without faults: \
+         {:.1} cycles for K = 3 against {:.1} for K = 0.",
+        pct(last),
+        stuck.join(", "),
+        stalled.join(", "),
         mean(rows, 5, 0.0, latency),
         mean(rows, 3, 0.0, latency)
     );
