@@ -304,35 +304,28 @@ export class TorusView {
     ctx.lineCap = 'butt';
   }
 
-  // Headers stuck at faults: a box round the header (round the node for one still in its
+  // Headers stuck at faults: a box round the header's dot (round the node for one still in its
   // source's injection channel). `stuck` lists VC indices: network VCs `channel · V + v`, then
-  // one injection VC per node.
-  drawStuck(stuck, showLanes) {
+  // one injection VC per node; `worms` are the worms as drawn, each with its header's lane.
+  drawStuck(stuck, worms, showLanes) {
     const ctx = this.ctx;
     const networkVcs = this.k * this.k * 4 * this.vcs;
+    const width = showLanes ? this.wormWidth : Math.min(this.lane * this.vcs, 7);
+    const dot = Math.min(5.5, Math.max(3, width * 0.95));
+    const boxes = [];
+    for (const vc of stuck) if (vc >= networkVcs) boxes.push([...this.centre(vc - networkVcs), this.half + 3]);
+    const inNetwork = new Set(stuck.filter((vc) => vc < networkVcs));
+    for (const w of worms) {
+      if (!inNetwork.has(w.header.vc)) continue;
+      const p = w.path.at(w.to);
+      // Where drawHead puts the dot, brought back onto the torus if the body wrapped round.
+      const x = p.x - p.dx * dot;
+      const y = p.y - p.dy * dot;
+      boxes.push([x - this.size * Math.floor(x / this.size), y - this.size * Math.floor(y / this.size), dot + 3]);
+    }
     ctx.save();
-    ctx.lineWidth = 2.5;
-    for (const vc of stuck) {
-      let x;
-      let y;
-      let r;
-      if (vc >= networkVcs) {
-        [x, y] = this.centre(vc - networkVcs);
-        r = this.half + 4;
-      } else {
-        const c = (vc / this.vcs) | 0;
-        const lane = showLanes ? vc % this.vcs : (this.vcs - 1) / 2;
-        const [sx, sy, dx, dy, len] = this.lanePath((c / 4) | 0, c % 4, lane);
-        const head = Math.max(2.2, this.lane * 0.9);
-        x = sx + dx * (len - head);
-        y = sy + dy * (len - head);
-        if (x > this.size || x < 0 || y > this.size || y < 0) {
-          x -= dx * this.size;
-          y -= dy * this.size;
-        }
-        r = head + 4;
-      }
-      for (const [stroke, w] of [['#ffffff', 4.5], ['#111111', 2.5]]) {
+    for (const [x, y, r] of boxes) {
+      for (const [stroke, w] of [['#ffffff', 4.5], [INK, 2.5]]) {
         ctx.strokeStyle = stroke;
         ctx.lineWidth = w;
         ctx.strokeRect(x - r, y - r, 2 * r, 2 * r);
@@ -459,7 +452,7 @@ export class TorusView {
     if (state.acks && state.acks.length) this.drawAcknowledgements(worms, state.acks, state.scout, following ? state.followed : FREE);
     if (state.backtracks) this.drawBacktracks(state.backtracks);
     if (state.deflections) this.drawDeflections(state.deflections);
-    if (state.stuck && state.stuck.length) this.drawStuck(state.stuck, state.showLanes);
+    if (state.stuck && state.stuck.length) this.drawStuck(state.stuck, worms, state.showLanes);
     ctx.restore();
   }
 
