@@ -30,7 +30,7 @@ export CHROMIUM
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
-.PHONY: validate experiments experiments-quick experiment-faults fuzz fuzz-libfuzzer soak soak-faults
+.PHONY: validate experiments experiments-quick experiment-faults coverage fuzz fuzz-libfuzzer soak soak-faults
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
@@ -170,6 +170,10 @@ experiments-quick:
 experiment-faults:
 	@echo "==> latency and delivered throughput against random link faults: docs/experiments/faults.md, .csv, faults-*.svg"
 	cargo run --release --bin torus -- experiment faults
+
+coverage:
+	@echo "==> coverage of the within-run confidence interval: docs/coverage.md and .csv (about 15 min on two idle cores)"
+	cargo run --release --bin torus -- coverage
 
 fuzz:
 	@echo "==> fuzzing the scenario parser with 10^6 generated inputs"

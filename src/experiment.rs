@@ -9,6 +9,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+pub mod coverage;
 pub mod faults;
 pub mod jobs;
 pub mod replication;

@@ -162,6 +162,8 @@ pub mod limits {
     /// m, the misroutes a scouting header may make round faults (`misroute`).
     pub const MISROUTE: (u32, u32) = (0, 16);
     pub const WARMUP: (u64, u64) = (0, 100_000_000);
+    /// `ci`, the relative half-width `cycles=auto` runs to: above 0, at most 1.
+    pub const CI: (f64, f64) = (0.0, 1.0);
     pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
     /// Flit buffers in the whole network (nodes × 2n × vcs × buf) at most this many.
     pub const MAX_BUFFER_SLOTS: u64 = 1 << 25;
@@ -189,7 +191,11 @@ pub struct Scenario {
     /// β, fraction of messages that are broadcasts.
     pub beta: f64,
     pub seed: u64,
+    /// Cycles of warm-up before the measurement window, or [`AUTO`] (`warmup=auto`): until the
+    /// transient is over ([`crate::sim::run_length`]).
     pub warmup: u64,
+    /// Cycles of the measurement window, or [`AUTO`] (`cycles=auto`): until the 95 % confidence
+    /// interval of the mean latency is within `ci` of it.
     pub cycles: u64,
     /// Allow fewer VCs than the deadlock-avoidance scheme needs (deadlock demonstrations).
     #[serde(rename = "unsafe")]
@@ -207,7 +213,13 @@ pub struct Scenario {
     pub random_faults: RandomFaults,
     /// m, the misroutes a scouting header may make round faults (`misroute`; 0 for none).
     pub misroute: u32,
+    /// With `cycles=auto`: the relative half-width of the latency's 95 % confidence interval the
+    /// window runs until.
+    pub ci: f64,
 }
+
+/// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
+pub const AUTO: u64 = u64::MAX;
 
 impl Default for Scenario {
     fn default() -> Self {
@@ -233,6 +245,7 @@ impl Default for Scenario {
             failed_nodes: Vec::new(),
             random_faults: RandomFaults::Count(0),
             misroute: 0,
+            ci: 0.02,
         }
     }
 }
@@ -267,6 +280,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
+    "ci",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -326,6 +340,15 @@ where
         return Err(ScenarioError::new(key, range()));
     }
     Ok(v)
+}
+
+/// A run length: cycles within `range`, or `auto`.
+fn parse_length(key: &str, value: &str, (lo, hi): (u64, u64)) -> Result<u64, ScenarioError> {
+    if value.trim() == "auto" {
+        return Ok(AUTO);
+    }
+    parse_int(key, value, (lo, hi))
+        .map_err(|_| ScenarioError::new(key, format!("must be an integer from {lo} to {hi} or auto, got {}", quoted(value))))
 }
 
 fn parse_real(key: &str, value: &str, lo: f64, hi: f64, lo_open: bool) -> Result<f64, ScenarioError> {
@@ -400,8 +423,8 @@ impl Scenario {
                 }
                 "beta" => s.beta = parse_real(key, v, 0.0, 1.0, false)?,
                 "seed" => s.seed = parse_int(key, v, (0, u64::MAX))?,
-                "warmup" => s.warmup = parse_int(key, v, limits::WARMUP)?,
-                "cycles" => s.cycles = parse_int(key, v, limits::CYCLES)?,
+                "warmup" => s.warmup = parse_length(key, v, limits::WARMUP)?,
+                "cycles" => s.cycles = parse_length(key, v, limits::CYCLES)?,
                 "unsafe" => s.allow_unsafe = parse_int(key, v, (0u8, 1u8))? == 1,
                 "mq" => {
                     s.mq = parse_int(key, v, limits::MQ)?;
@@ -422,6 +445,7 @@ impl Scenario {
                     s.random_faults = RandomFaults::parse(v).map_err(|m| ScenarioError::new(key, format!("{m}, got {}", quoted(v))))?
                 }
                 "misroute" => s.misroute = parse_int(key, v, limits::MISROUTE)?,
+                "ci" => s.ci = parse_real(key, v, limits::CI.0, limits::CI.1, true)?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -642,7 +666,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}",
             self.k,
             self.n,
             self.routing,
@@ -655,16 +679,41 @@ impl Scenario {
             self.buf,
             self.beta,
             self.seed,
-            self.warmup,
-            self.cycles,
+            length(self.warmup),
+            length(self.cycles),
             self.allow_unsafe as u8,
             self.mq,
             self.qcap,
             joined(&self.failed_links),
             joined(&self.failed_nodes),
             self.random_faults,
-            self.misroute
+            self.misroute,
+            self.ci
         )
+    }
+
+    /// `warmup=auto`: the warm-up ends when the transient is over.
+    pub fn warmup_auto(&self) -> bool {
+        self.warmup == AUTO
+    }
+
+    /// `cycles=auto`: the window ends when the latency's interval is narrow enough.
+    pub fn cycles_auto(&self) -> bool {
+        self.cycles == AUTO
+    }
+
+    /// What the command line warns about: settings that run, but measure something other than
+    /// a reader is likely to think. One line each.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.warmup == 0 {
+            warnings.push(
+                "warmup=0: the window starts on an empty network, so the first messages see no contention and the \
+                 measured latency is too low; warmup=auto chooses a warm-up"
+                    .to_string(),
+            );
+        }
+        warnings
     }
 
     /// Offered load in flits per node per cycle, λM.
@@ -684,6 +733,15 @@ fn joined<T: Ord + fmt::Display + Clone>(items: &[T]) -> String {
     let mut sorted = items.to_vec();
     sorted.sort();
     sorted.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// A run length as the canonical form spells it.
+fn length(cycles: u64) -> String {
+    if cycles == AUTO {
+        "auto".to_string()
+    } else {
+        cycles.to_string()
+    }
 }
 
 impl std::str::FromStr for Scenario {

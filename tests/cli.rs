@@ -265,3 +265,21 @@ fn saturation_states_its_criterion_and_a_result_at_its_precision() {
     assert_eq!(seeds["replications"].as_array().unwrap().len(), 3);
     assert!(seeds["result"].as_str().unwrap().contains(" ± ") && seeds["across_seeds"]["saturation_flits_per_node_cycle"]["ci95"].as_f64().is_some(), "{seeds}");
 }
+
+#[test]
+fn warmup_0_warns_and_auto_lengths_say_what_ended_them() {
+    let (code, out, err) = torus(&["run", "k=4&len=4&rate=0.02&warmup=0&cycles=500"]);
+    assert_eq!(code, 0);
+    assert!(err.starts_with("torus: warning: warmup=0") && err.lines().count() == 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["warmup_cycles"].as_u64(), v["warmup_stop"].as_str(), v["window_stop"].as_str()), (Some(0), Some("fixed"), Some("fixed")));
+    let (_, _, err) = torus(&["run", "k=4&len=4&rate=0.02&warmup=100&cycles=500"]);
+    assert!(err.is_empty(), "no warning with a warm-up: {err}");
+    let (code, out, err) = torus(&["run", "k=4&len=4&rate=0.02&warmup=auto&cycles=auto&ci=0.05"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["scenario"].as_str().unwrap().contains("&warmup=auto&cycles=auto&"), "{v}");
+    assert_eq!((v["warmup_stop"].as_str(), v["window_stop"].as_str()), (Some("settled"), Some("target")));
+    let relative = v["latency_ci95"].as_f64().unwrap() / v["latency_mean"].as_f64().unwrap();
+    assert!(relative <= 0.06 && v["window_cycles"].as_u64().unwrap() >= 10_000, "{v}");
+}

@@ -15,6 +15,8 @@ fn canonical_strings_round_trip() {
         "routing=chaos",
         "k=4&n=3&routing=chaos&len=2&buf=3&mq=5",
         "qcap=7&rate=0.2",
+        "warmup=auto&cycles=auto&ci=0.05",
+        "warmup=auto&cycles=5000",
     ] {
         let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let canonical = s.canonical();
@@ -37,6 +39,11 @@ fn defaults_follow_the_spec() {
     assert_eq!((s.qcap, s.source_queue_cap()), (1000, 1000));
     assert_eq!(Scenario::parse("k=128&n=2&vcs=2&buf=1").unwrap().source_queue_cap(), 64);
     assert_eq!(Scenario::parse("k=32&qcap=5").unwrap().source_queue_cap(), 5);
+    // Fixed run lengths unless a link asks for automatic ones.
+    assert!(!s.warmup_auto() && !s.cycles_auto() && s.ci == 0.02);
+    let auto = Scenario::parse("warmup=auto&cycles=auto").unwrap();
+    assert!(auto.warmup_auto() && auto.cycles_auto());
+    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02"));
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
@@ -84,7 +91,6 @@ fn bad_inputs_name_their_key() {
         ("seed=-1", "seed", "integer"),
         ("seed=18446744073709551616", "seed", "integer"),
         ("beta=1.5", "beta", "[0, 1]"),
-        ("cycles=0", "cycles", "from 1"),
         ("unsafe=yes", "unsafe", "from 0 to 1"),
         ("k=8&k=8", "k", "more than once"),
         ("=3", "", "empty key"),
@@ -108,6 +114,10 @@ fn bad_inputs_name_their_key() {
         ("routing=chaos&mq=65", "mq", "from 0 to 64"),
         ("mq=3", "mq", "routing=dor needs mq=0"),
         ("qcap=0", "qcap", "from 1 to 1048576"),
+        ("warmup=automatic", "warmup", "or auto"),
+        ("cycles=0", "cycles", "from 1 to 1000000000 or auto"),
+        ("ci=0", "ci", "(0, 1]"),
+        ("ci=1.5", "ci", "(0, 1]"),
         ("qcap=1048577", "qcap", "from 1 to 1048576"),
     ];
     for &(input, key, words) in table {
@@ -126,7 +136,7 @@ fn random_inputs_never_panic() {
     let pieces = [
         "k", "n", "rate", "len", "vcs", "buf", "seed", "routing", "traffic", "=", "&", "%", "%2", "%E2%82", "é", "\u{0}",
         "-", "1", "0", "9999999999999999999999", "NaN", "inf", "1e308", "0.5", "dor", "goal", "uniform", "#", "?", " ",
-        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos", "qcap",
+        "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos", "qcap", "ci", "auto", "warmup", "cycles",
     ];
     let mut rng = Rng::new(42, Stream::Traffic);
     for _ in 0..50_000 {

@@ -40,6 +40,9 @@ const USAGE: &str = "usage:
                                          DIR/<name>.csv and .md (DIR defaults to docs/experiments);
                                          faults: latency and delivered throughput against random
                                          link faults, DIR/faults.md, .csv and faults-*.svg
+  torus coverage [--seeds N] [--out DIR] how often the within-run 95 % interval covers the mean
+                                         of N seeds (default 300): DIR/coverage.md and .csv
+                                         (DIR defaults to docs)
   torus help                             this text
 
 sweep, saturation, validate and experiment take --plan: print their runs as job lines, one
@@ -49,13 +52,14 @@ number of files. docs/cluster.md: GNU parallel, ssh and Slurm.
 
 --seeds N runs N replications, seeded from the scenario's seed (the first is the scenario's
 own), and adds each one's result and the mean and 95 % confidence interval across them.
-run, sweep, saturation, validate and experiment take --threads N: worker threads (default: one
+run, sweep, saturation, validate, experiment and coverage take --threads N: worker threads (default: one
 per core); the results are the same for every N, only the wall time changes.
 
 A scenario is key=value pairs joined by '&', e.g.
   \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
 keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq qcap
-      flinks fnodes frandom misroute";
+      flinks fnodes frandom misroute ci
+(warmup=auto and cycles=auto decide the warm-up and the window as the run goes)";
 
 /// Prints one line on stdout. A reader that has gone (`torus bench | head -1`) ends the
 /// program quietly, as a closed pipe ends other command-line tools, instead of a panic.
@@ -95,6 +99,15 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 fn scenario_arg(args: &[String]) -> Result<Scenario, Fail> {
     let text = args.get(1).ok_or_else(|| Fail(format!("`{}` needs a scenario string; see `torus help`", args[0])))?;
     Ok(Scenario::parse(text)?)
+}
+
+/// The scenario of a command that simulates it, its warnings printed on stderr.
+fn simulated_scenario_arg(args: &[String]) -> Result<Scenario, Fail> {
+    let s = scenario_arg(args)?;
+    for warning in s.warnings() {
+        eprintln!("torus: warning: {warning}");
+    }
+    Ok(s)
 }
 
 /// The value after `--name`, if given.
@@ -191,7 +204,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         "run" => {
             reject_unknown(args, &["--seeds=", "--threads="], 2)?;
             threads_option(args)?;
-            let s = scenario_arg(args)?;
+            let s = simulated_scenario_arg(args)?;
             let seeds = seeds_option(args)?;
             let start = Instant::now();
             let mut value = if seeds == 1 {
@@ -207,7 +220,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let (args, mode) = split_mode(args)?;
             reject_unknown(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan"], 2)?;
             threads_option(args)?;
-            let s = scenario_arg(args)?;
+            let s = simulated_scenario_arg(args)?;
             let seeds = seeds_option(args)?;
             let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n".into()))?;
             let rates = parse_rates(spec)?;
@@ -248,7 +261,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 2,
             )?;
             threads_option(args)?;
-            let s = scenario_arg(args)?;
+            let s = simulated_scenario_arg(args)?;
             let seeds = seeds_option(args)?;
             let options = search_options(args)?;
             Simulation::new(&s)?;
@@ -319,10 +332,11 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             validate(quick, out, mode)?;
         }
         "experiment" => experiment_command(args)?,
+        "coverage" => coverage_command(args)?,
         "help" | "--help" | "-h" => out!("{USAGE}"),
         other => {
             return Err(Fail(format!(
-                "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, experiment, help"
+                "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, experiment, coverage, help"
             )))
         }
     }
@@ -410,6 +424,33 @@ fn experiment_command(args: &[String]) -> Result<(), Fail> {
             std::fs::write(&path, text).map_err(|e| Fail(format!("cannot write {}: {e}", path.display())))?;
             eprintln!("wrote {}", path.display());
         }
+    }
+    Ok(())
+}
+
+/// `torus coverage [--seeds N] [--out DIR]`: the coverage experiment of the within-run
+/// confidence interval; writes DIR/coverage.md and DIR/coverage.csv, progress on stderr.
+fn coverage_command(args: &[String]) -> Result<(), Fail> {
+    reject_unknown(args, &["--seeds=", "--out=", "--threads="], 1)?;
+    threads_option(args)?;
+    let seeds = match option(args, "--seeds")? {
+        None => 300,
+        Some(v) => v.parse::<usize>().ok().filter(|n| (2..=10_000).contains(n)).ok_or_else(|| Fail(format!("--seeds must be an integer from 2 to 10000, got `{v}`")))?,
+    };
+    let dir = std::path::PathBuf::from(option(args, "--out")?.unwrap_or("docs"));
+    std::fs::create_dir_all(&dir).map_err(|e| Fail(format!("cannot create {}: {e}", dir.display())))?;
+    let start = Instant::now();
+    let progress = |line: &str| eprintln!("[{:>6.0} s] {line}", start.elapsed().as_secs_f64());
+    let c = experiment::coverage::coverage(seeds, &progress);
+    let mut command = String::from("torus coverage");
+    if seeds != 300 {
+        command += &format!(" --seeds {seeds}");
+    }
+    let markdown = experiment::coverage::coverage_markdown(&c, &command, start.elapsed().as_secs_f64(), experiment::threads());
+    for (name, text) in [("coverage.md", markdown), ("coverage.csv", experiment::coverage::coverage_csv(&c))] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| Fail(format!("cannot write {}: {e}", path.display())))?;
+        eprintln!("[{:>6.0} s] wrote {}", start.elapsed().as_secs_f64(), path.display());
     }
     Ok(())
 }

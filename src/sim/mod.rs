@@ -32,6 +32,7 @@ mod chaos;
 mod deadlock;
 mod faults;
 mod parking;
+pub mod run_length;
 mod saved;
 mod scouting;
 pub mod stats;
@@ -52,6 +53,7 @@ pub use view::VcSnapshot;
 use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use arrivals::Calendar;
+use run_length::{RunLength, Stop};
 pub use table::Table;
 use std::collections::VecDeque;
 
@@ -198,7 +200,27 @@ pub struct LiveStats {
 pub struct RunReport {
     pub scenario: String,
     pub latency_mean: f64,
+    /// Half-width of the 95 % confidence interval of `latency_mean`, by batch means with batches
+    /// lengthened until their means are nearly uncorrelated ([`stats::latency_interval`]; 0 when
+    /// fewer than two batches hold messages). The next four fields say how it was built.
     pub latency_ci95: f64,
+    pub latency_ci95_batches: usize,
+    pub latency_ci95_batch_cycles: f64,
+    /// Lag-1 autocorrelation of the batch means used.
+    pub latency_ci95_lag1: f64,
+    /// The batch means were still correlated at the fewest batches allowed, and the interval
+    /// was widened to allow for it: the run is too short for an interval of its own to be
+    /// trusted (replicate it with `--seeds`, or run it longer).
+    pub latency_ci95_widened: bool,
+    /// The warm-up and the measurement window, cycles, and what ended each: `fixed` (the
+    /// scenario's `warmup` and `cycles`), `settled` (`warmup=auto`: the transient is over),
+    /// `target` (`cycles=auto`: the interval reached the relative half-width `ci`), `cap` (the
+    /// automatic length's limit), `saturated` (`cycles=auto`: a source queue filled) or
+    /// `unfinished` (the run deadlocked first).
+    pub warmup_cycles: u64,
+    pub warmup_stop: Stop,
+    pub window_cycles: u64,
+    pub window_stop: Stop,
     pub network_latency_mean: f64,
     pub source_queue_mean: f64,
     pub hops_mean: f64,
@@ -419,6 +441,10 @@ pub struct Simulation {
     /// oldest message first (one entry per input VC, the first few in use).
     contenders: Table<Contender>,
     stats: Stats,
+    /// When the measurement window starts and ends ([`run_length`]), and the next cycle at
+    /// which the window or the controller needs attention: every other cycle costs one test.
+    run_length: RunLength,
+    next_event: u64,
     /// Broadcasts in progress (seed 003), and the free slots of that table.
     broadcasts: Vec<BroadcastState>,
     free_broadcasts: Vec<u32>,
@@ -550,7 +576,7 @@ impl Simulation {
                 calendar.schedule(u as Node, t, 0);
             }
         }
-        let window_end = s.warmup + s.cycles;
+        let (run_length, window_start, window_end) = RunLength::new(s);
         let routing = routing::build(s);
         let probing = s.scout > 0 || s.misroute > 0;
         let input_ports = (ports + 1 + s.mq) as usize;
@@ -601,7 +627,9 @@ impl Simulation {
             moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports].into(),
             move_count: 0,
             contenders: vec![Contender { age: 0, vc: 0, slot: 0, out: NONE, port: 0 }; locals as usize].into(),
-            stats: Stats::new(s.warmup, window_end, nodes as usize, channels as usize, s.vcs as usize),
+            stats: Stats::new(window_start, window_end, nodes as usize, channels as usize, s.vcs as usize),
+            run_length,
+            next_event: 0,
             broadcasts: Vec::new(),
             free_broadcasts: Vec::new(),
             tree_ports: Vec::with_capacity(2 * ports as usize),
@@ -717,7 +745,9 @@ impl Simulation {
     // Makefile's WASM_OPT_INLINING).
     #[inline(never)]
     fn step_with<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
-        self.stats.begin_cycle(self.cycle);
+        if self.cycle == self.next_event {
+            self.event();
+        }
         if self.generating {
             self.generate(r);
         }
@@ -740,6 +770,19 @@ impl Simulation {
             self.check_parked(r);
         }
         self.cycle += 1;
+    }
+
+    /// At the start of a cycle in which the window starts or ends, or the run-length controller
+    /// wants to look ([`run_length`]); between two, nothing about the window changes.
+    #[cold]
+    #[inline(never)]
+    fn event(&mut self) {
+        let now = self.cycle;
+        let in_system = (self.messages.len() - self.free_messages.len()) as u64;
+        let control = self.run_length.act(now, in_system, self.throttled_source_cycles > 0, &mut self.stats);
+        self.stats.begin_cycle(now);
+        let s = &self.stats;
+        self.next_event = [s.window_start, s.window_end, control].into_iter().filter(|&c| c > now).min().unwrap_or(u64::MAX);
     }
 
     /// Allocation at every router with an active input VC.
@@ -1517,11 +1560,13 @@ impl Simulation {
     /// With faults the drain does not wait for labelled messages stuck at faults, which will
     /// never arrive, and a network that stops moving ends the run as a deadlock does.
     pub fn run(mut self) -> RunReport {
-        let window_end = self.stats.window_end;
-        while self.cycle < window_end && !self.halted() {
+        // The window's end moves while an automatic warm-up or window decides it.
+        while self.cycle < self.stats.window_end && !self.halted() {
             self.step();
         }
-        let drain_limit = window_end + self.scenario.cycles.max(DRAIN_UNDER_LOAD_MIN);
+        let window_end = self.stats.window_end;
+        let window = window_end.saturating_sub(self.stats.window_start);
+        let drain_limit = window_end.saturating_add(window.max(DRAIN_UNDER_LOAD_MIN));
         let mut progress = faults::DrainProgress::new(self.labelled_outstanding, self.cycle);
         while self.labelled_outstanding > self.labelled_stuck && !self.halted() {
             if self.cycle >= drain_limit && self.generating {
@@ -1565,10 +1610,19 @@ impl Simulation {
         let deadlock_cycle = if self.deadlock { self.deadlock_cycle() } else { DeadlockCycle::default() };
         let reasons = self.saturation_reasons(offered, accepted);
         let stuck = self.stuck_at();
+        let interval = s.latency_interval();
         RunReport {
             scenario: self.scenario.canonical(),
             latency_mean: s.latency_mean(),
-            latency_ci95: s.latency_ci95(),
+            latency_ci95: interval.half_width,
+            latency_ci95_batches: interval.batches,
+            latency_ci95_batch_cycles: interval.batch_cycles,
+            latency_ci95_lag1: interval.lag1,
+            latency_ci95_widened: interval.widened,
+            warmup_cycles: s.window_start.min(self.cycle),
+            warmup_stop: self.run_length.warmup_stop,
+            window_cycles: s.window_end.min(self.cycle).saturating_sub(s.window_start),
+            window_stop: self.run_length.window_stop,
             network_latency_mean: s.network_latency_mean(),
             source_queue_mean: s.source_queue_mean(),
             hops_mean: s.hops_mean(),

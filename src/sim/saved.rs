@@ -12,6 +12,7 @@
 
 use super::arrivals::Calendar;
 use super::scouting::Probe;
+use super::run_length::RunLength;
 use super::stats::{Delivery, Stats};
 use super::table::Table;
 use super::{BroadcastState, Message, Simulation, Vc};
@@ -72,6 +73,8 @@ saved_state! {
         free_messages: Vec<u32>,
         next_id: u64,
         stats: Stats,
+        run_length: RunLength,
+        next_event: u64,
         broadcasts: Vec<BroadcastState>,
         free_broadcasts: Vec<u32>,
         probes: Vec<Probe>,
@@ -190,7 +193,8 @@ mod tests {
         let s = Scenario::parse(scenario).unwrap();
         let straight = Simulation::new(&s).unwrap().run();
         let mut sim = Simulation::new(&s).unwrap();
-        let total = s.warmup + s.cycles;
+        // An automatic warm-up or window ends within this many cycles in these scenarios.
+        let total = s.warmup.saturating_add(s.cycles).min(30_000);
         while sim.cycle() < total && !sim.deadlocked() {
             for _ in 0..at.min(total - sim.cycle()) {
                 sim.step();
@@ -211,6 +215,9 @@ mod tests {
         continues_exactly("k=8&routing=val&vcs=4&len=16&rate=0.3&warmup=200&cycles=600", 200);
         continues_exactly("k=8&routing=dor&len=8&rate=0.02&frandom=0.1&fnodes=12&warmup=200&cycles=900", 160);
         continues_exactly("k=8&routing=duato&switching=scouting&scout=2&misroute=2&vcs=4&len=8&rate=0.02&frandom=0.08&warmup=200&cycles=900", 130);
+        // The run-length controller's state moves with the simulation: the warm-up and the
+        // window end where they would have.
+        continues_exactly("k=4&routing=dor&len=4&rate=0.05&warmup=auto&cycles=auto&ci=0.1", 777);
     }
 
     #[test]

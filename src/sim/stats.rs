@@ -4,12 +4,20 @@
 //! latency, hop and queueing statistics are over labelled messages (seed 004's method), while
 //! throughput and utilisation count everything that moves inside the window.
 
+use super::table::Table;
 use serde::{Deserialize, Serialize};
 
-/// Batches for the batch-means confidence interval.
-pub const BATCHES: usize = 20;
-/// Student's t quantile t(0.975, BATCHES − 1 = 19 degrees of freedom).
-const T_975_19: f64 = 2.093;
+/// Base batches of the within-run confidence interval: the window's labelled messages grouped
+/// by generation time into this many equal slices, which [`Stats::latency_interval`] merges in
+/// pairs until their means are nearly uncorrelated.
+pub const BASE_BATCHES: usize = 1024;
+/// Fewest batches the interval merges down to: below this the t quantile and the variance of
+/// so few means make the interval too unsteady to trust.
+pub const MIN_BATCHES: usize = 8;
+/// Batch means whose lag-1 autocorrelation is at most this count as nearly uncorrelated.
+pub const LAG1_THRESHOLD: f64 = 0.05;
+/// The largest lag-1 autocorrelation the interval allows for.
+const MAX_CORRECTED_LAG1: f64 = 0.9;
 /// Latencies are counted exactly up to this many cycles; longer ones share the last bin.
 const HISTOGRAM_EXACT: usize = 1 << 16;
 /// Bins in the reported histogram.
@@ -28,10 +36,13 @@ pub struct Stats {
     /// per-flit counters add it rather than branch on it.
     measuring: u64,
     nodes: u64,
-    // Labelled messages, by batch of generation time. Sums of whole cycles are kept as
-    // integers: exact, and the same as the f64 sums they replaced below 2^53.
-    batch_sum: [u64; BATCHES],
-    batch_count: [u64; BATCHES],
+    // Labelled messages, by base batch of generation time: a message generated in cycle g is
+    // in batch (g − window_start) · batch_numerator / batch_denominator. Sums of whole cycles
+    // are kept as integers: exact, and the same as the f64 sums they replaced below 2^53.
+    batch_sum: Table<u64>,
+    batch_count: Table<u64>,
+    batch_numerator: u64,
+    batch_denominator: u64,
     latency_sum: u64,
     network_latency_sum: u64,
     source_queue_sum: u64,
@@ -102,15 +113,19 @@ pub struct Histogram {
 }
 
 impl Stats {
+    /// Statistics over the window `[window_start, window_end)`; `u64::MAX` for an end (or a
+    /// start) decided later ([`Stats::set_window`]).
     pub fn new(window_start: u64, window_end: u64, nodes: usize, channels: usize, vcs: usize) -> Stats {
         let pairs = if nodes <= PAIR_TRACKING_MAX_NODES { nodes * nodes } else { 0 };
-        Stats {
+        let mut stats = Stats {
             window_start,
             window_end,
             measuring: 0,
             nodes: nodes as u64,
-            batch_sum: [0; BATCHES],
-            batch_count: [0; BATCHES],
+            batch_sum: vec![0; BASE_BATCHES].into(),
+            batch_count: vec![0; BASE_BATCHES].into(),
+            batch_numerator: 1,
+            batch_denominator: 1,
             latency_sum: 0,
             network_latency_sum: 0,
             source_queue_sum: 0,
@@ -139,7 +154,64 @@ impl Stats {
             broadcasts_labelled: 0,
             broadcasts_completed: 0,
             broadcast_completion_sum: 0.0,
+        };
+        stats.set_window(window_start, window_end);
+        stats
+    }
+
+    /// Sets the window, before its first cycle (its start is decided when an automatic warm-up
+    /// ends). A window of known length is cut into [`BASE_BATCHES`] equal base batches (one per
+    /// cycle if it is shorter); an open-ended one (`end` = `u64::MAX`) into batches of
+    /// [`Stats::set_batch_width`] cycles, until [`Stats::end_window`].
+    pub fn set_window(&mut self, start: u64, end: u64) {
+        (self.window_start, self.window_end) = (start, end);
+        if start != u64::MAX && end != u64::MAX {
+            let window = end - start;
+            self.batch_numerator = window.clamp(1, BASE_BATCHES as u64);
+            self.batch_denominator = window.max(1);
         }
+    }
+
+    /// Ends an open-ended window at `end` (before that cycle), its batches as they are.
+    pub fn end_window(&mut self, end: u64) {
+        self.window_end = end;
+    }
+
+    /// An open-ended window's base batches are `width` cycles of generation time each.
+    pub fn set_batch_width(&mut self, width: u64) {
+        (self.batch_numerator, self.batch_denominator) = (1, width);
+    }
+
+    /// Merges the base batches in pairs and doubles their width (an open-ended window that has
+    /// filled all [`BASE_BATCHES`]).
+    pub fn merge_batch_pairs(&mut self) {
+        for i in 0..BASE_BATCHES / 2 {
+            self.batch_sum[i] = self.batch_sum[2 * i] + self.batch_sum[2 * i + 1];
+            self.batch_count[i] = self.batch_count[2 * i] + self.batch_count[2 * i + 1];
+        }
+        for i in BASE_BATCHES / 2..BASE_BATCHES {
+            (self.batch_sum[i], self.batch_count[i]) = (0, 0);
+        }
+        self.batch_denominator *= 2;
+    }
+
+    /// How many base batches, from the first, have delivered every message generated in them:
+    /// `generated_before[i]` labelled messages were generated before the end of batch i.
+    pub fn complete_batches(&self, generated_before: &[u64]) -> usize {
+        let mut before = 0;
+        for (i, &g) in generated_before.iter().enumerate() {
+            if self.batch_count[i] != g - before {
+                return i;
+            }
+            before = g;
+        }
+        generated_before.len()
+    }
+
+    /// The interval over the first `batches` base batches only.
+    pub fn latency_interval_of(&self, batches: usize) -> LatencyInterval {
+        let base_cycles = self.batch_denominator as f64 / self.batch_numerator as f64;
+        latency_interval(&self.batch_sum[..batches], &self.batch_count[..batches], base_cycles)
     }
 
     pub fn in_window(&self, cycle: u64) -> bool {
@@ -274,7 +346,7 @@ impl Stats {
             return;
         }
         let latency = d.delivered + 1 - d.generated;
-        let batch = ((d.generated - self.window_start) * BATCHES as u64 / (self.window_end - self.window_start)) as usize;
+        let batch = ((d.generated - self.window_start) * self.batch_numerator / self.batch_denominator) as usize;
         self.batch_sum[batch] += latency;
         self.batch_count[batch] += 1;
         self.latency_sum += latency;
@@ -315,21 +387,15 @@ impl Stats {
         self.mean(self.hops_sum)
     }
 
-    /// Half-width of the 95% confidence interval of the mean latency by batch means over
-    /// [`BATCHES`] equal slices of the window (by generation time). Batches without messages
-    /// are left out; fewer than two batches give 0.
+    /// The 95 % confidence interval of the mean latency by batch means ([`latency_interval`]
+    /// over the base batches that hold messages so far).
+    pub fn latency_interval(&self) -> LatencyInterval {
+        self.latency_interval_of(self.batch_count.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1))
+    }
+
+    /// Half-width of [`Stats::latency_interval`]; 0 when fewer than two batches hold messages.
     pub fn latency_ci95(&self) -> f64 {
-        let means: Vec<f64> = (0..BATCHES)
-            .filter(|&b| self.batch_count[b] > 0)
-            .map(|b| self.batch_sum[b] as f64 / self.batch_count[b] as f64)
-            .collect();
-        let b = means.len() as f64;
-        if means.len() < 2 {
-            return 0.0;
-        }
-        let mean = means.iter().sum::<f64>() / b;
-        let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (b - 1.0);
-        T_975_19 * (var / b).sqrt()
+        self.latency_interval().half_width
     }
 
     pub fn offered_flits_per_node_cycle(&self) -> f64 {
@@ -369,7 +435,9 @@ impl Stats {
     }
 
     fn cycles_until(&self, end: u64) -> f64 {
-        (end.max(self.window_start + 1) - self.window_start) as f64
+        // At least one cycle, also for a window that never started (a deadlock during an
+        // automatic warm-up).
+        end.saturating_sub(self.window_start).max(1) as f64
     }
 
     fn window_cycles(&self) -> f64 {
@@ -483,6 +551,65 @@ fn recent(log: &[(u64, u32)], logged: u64) -> impl Iterator<Item = (u64, u32)> +
     (logged - kept..logged).map(move |i| log[(i % size) as usize])
 }
 
+/// A batch-means confidence interval of the mean latency, and how it was built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct LatencyInterval {
+    /// Half-width of the 95 % interval: t(0.975, batches − 1) · s / √batches, times the widening.
+    pub half_width: f64,
+    /// Batches the interval was built from (batches without messages left out).
+    pub batches: usize,
+    /// Cycles of generation time per batch.
+    pub batch_cycles: f64,
+    /// Lag-1 autocorrelation of those batches' means, as measured.
+    pub lag1: f64,
+    /// The means were still correlated (lag-1 above [`LAG1_THRESHOLD`]) at the coarsest
+    /// batching allowed ([`MIN_BATCHES`]): the interval is widened for their correlation, and
+    /// the run is too short for an interval of its own to be trusted.
+    pub widened: bool,
+}
+
+/// Batch means with batches lengthened until their means are nearly uncorrelated: from the
+/// base batches (`sums` and `counts` of latencies by generation time, `base_cycles` long each),
+/// adjacent pairs are merged while the lag-1 autocorrelation ρ̂ of the batch means exceeds
+/// [`LAG1_THRESHOLD`] and at least [`MIN_BATCHES`] batches would remain; if it still exceeds it
+/// there, the interval is flagged as widened. With k batches the half-width is
+/// t(0.975, k − 1) · s/√k · √((1 + ρ)/(1 − ρ)): s the batch means' standard deviation, and ρ
+/// the lag-1 autocorrelation corrected for its small-sample bias, (kρ̂ + 1)/(k − 3), taken as 0
+/// when negative and at most 0.9: the factor by which correlation of that strength between
+/// neighbouring batches inflates the variance of their mean (1 for uncorrelated batches, a few
+/// per cent at the threshold, large for a run that is too short). Fewer than two batches with
+/// messages give no interval (half-width 0).
+pub fn latency_interval(sums: &[u64], counts: &[u64], base_cycles: f64) -> LatencyInterval {
+    let mut sums = sums.to_vec();
+    let mut counts = counts.to_vec();
+    let mut batch_cycles = base_cycles;
+    loop {
+        let means: Vec<f64> = sums.iter().zip(&counts).filter(|(_, &c)| c > 0).map(|(&s, &c)| s as f64 / c as f64).collect();
+        let k = means.len();
+        if k < 2 {
+            return LatencyInterval { batches: k, batch_cycles, ..LatencyInterval::default() };
+        }
+        let mean = means.iter().sum::<f64>() / k as f64;
+        let squares = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>();
+        let lag1 = if squares > 0.0 { means.windows(2).map(|w| (w[0] - mean) * (w[1] - mean)).sum::<f64>() / squares } else { 0.0 };
+        if lag1 <= LAG1_THRESHOLD || sums.len().div_ceil(2) < MIN_BATCHES {
+            let kf = k as f64;
+            let rho = if k > 3 { (kf * lag1 + 1.0) / (kf - 3.0) } else { lag1 }.clamp(0.0, MAX_CORRECTED_LAG1);
+            let standard_error = (squares / (kf - 1.0) / kf).sqrt();
+            return LatencyInterval {
+                half_width: t_975(k - 1) * standard_error * ((1.0 + rho) / (1.0 - rho)).sqrt(),
+                batches: k,
+                batch_cycles,
+                lag1,
+                widened: lag1 > LAG1_THRESHOLD,
+            };
+        }
+        sums = sums.chunks(2).map(|p| p.iter().sum()).collect();
+        counts = counts.chunks(2).map(|p| p.iter().sum()).collect();
+        batch_cycles *= 2.0;
+    }
+}
+
 /// Student's t quantile t(0.975, ν): the half-width, in standard errors, of a two-sided 95 %
 /// confidence interval from ν degrees of freedom (infinite for ν = 0). Exact to four decimals
 /// from a table up to ν = 6, then the Cornish–Fisher expansion in 1/ν around the normal
@@ -529,15 +656,20 @@ mod tests {
 
     #[test]
     fn latency_mean_and_batch_ci_by_hand() {
+        // A 20-cycle window: one base batch per cycle, one message in each. Latencies 9, 13,
+        // 11, 9, 13, 11, …, 9, 13: mean 220 / 20 = 11, squares 56, sample variance 56 / 19 =
+        // 2.947, lag-1 sum of products −28, autocorrelation −28 / 56 = −0.5, so the 20 batches
+        // are used as they are: t(0.975, 19) = 2.0930, CI = 2.093 · √(2.947 / 20) = 0.8035.
         let mut s = Stats::new(0, 20, 2, 4, 2);
-        // One message per batch: latencies 10 and 12 alternating. Batch means alternate too:
-        // mean 11, sample variance 20/19·1 = 1.0526, CI = 2.093·sqrt(1.0526/20) = 0.4802.
         for b in 0..20 {
-            let lat = if b % 2 == 0 { 10 } else { 12 };
+            let lat = [9, 13, 11][b as usize % 3];
             s.delivered(&delivery(b, b + lat - 1));
         }
         assert_eq!(s.latency_mean(), 11.0);
-        assert!((s.latency_ci95() - 0.48016).abs() < 1e-4, "{}", s.latency_ci95());
+        let ci = s.latency_interval();
+        assert_eq!((ci.batches, ci.batch_cycles, ci.widened), (20, 1.0, false));
+        assert!((ci.lag1 + 0.5).abs() < 1e-12, "{ci:?}");
+        assert!((ci.half_width - 0.80347).abs() < 1e-4, "{ci:?}");
     }
 
     #[test]
@@ -568,6 +700,55 @@ mod tests {
             }
         }
         s.channel_utilisation()
+    }
+
+    #[test]
+    fn correlated_batches_are_merged_until_their_means_are_not() {
+        // 64 base batches of 10 cycles: the means climb in steps of 8 batches (a slow drift),
+        // so neighbours are alike until batches are 8 base batches long.
+        let sums: Vec<u64> = (0..64).map(|b| 100 * (10 + (b / 8) % 2 * 5 + b % 2)).collect();
+        let counts = vec![100; 64];
+        let ci = latency_interval(&sums, &counts, 10.0);
+        assert!(ci.batches <= 32 && ci.batch_cycles >= 20.0, "merged: {ci:?}");
+        // Alternating means (variance 16 / 63 = 0.254) are anticorrelated: the base batches stay.
+        let alternating: Vec<u64> = (0..64).map(|b| 100 * (10 + b % 2)).collect();
+        let ci = latency_interval(&alternating, &counts, 10.0);
+        assert_eq!((ci.batches, ci.widened), (64, false));
+        assert!((ci.half_width - t_975(63) * (16.0 / 63.0 / 64.0_f64).sqrt()).abs() < 1e-12, "{ci:?}");
+    }
+
+    #[test]
+    fn batches_still_correlated_at_the_fewest_allowed_widen_the_interval() {
+        // A steady climb: every merge leaves the means correlated, down to MIN_BATCHES.
+        let sums: Vec<u64> = (0..64).map(|b| 10 * b).collect();
+        let counts = vec![1; 64];
+        let ci = latency_interval(&sums, &counts, 1.0);
+        assert_eq!((ci.batches, ci.batch_cycles), (MIN_BATCHES, 8.0));
+        assert!(ci.widened && ci.lag1 > LAG1_THRESHOLD, "{ci:?}");
+        // Batch i of 8 holds base batches 8i..8i+7: mean 10 · (8i + 3.5).
+        let means: Vec<f64> = (0..8).map(|i| 80.0 * i as f64 + 35.0).collect();
+        let mean = means.iter().sum::<f64>() / 8.0;
+        let variance = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / 7.0;
+        let lag1 = means.windows(2).map(|w| (w[0] - mean) * (w[1] - mean)).sum::<f64>() / (7.0 * variance);
+        assert!((ci.lag1 - lag1).abs() < 1e-12, "{ci:?}");
+        // The bias-corrected ρ = (8 · 0.625 + 1) / 5 = 1.2, held at 0.9: a factor of √19.
+        assert!((lag1 - 0.625).abs() < 1e-12);
+        let expected = t_975(7) * (variance / 8.0).sqrt() * 19f64.sqrt();
+        assert!((ci.half_width - expected).abs() < 1e-9, "{ci:?} against {expected}");
+    }
+
+    #[test]
+    fn a_small_remaining_correlation_widens_the_interval_a_little() {
+        // 32 batches whose means go in pairs (12, 12, 10, 10, …): deviations ±1, 16 neighbours
+        // alike and 15 not, so lag-1 = 1/32, below the threshold, and the batches are used as
+        // they are. The bias-corrected ρ = (32/32 + 1)/29 = 2/29 allows for the correlation so
+        // few batches understate: a factor √((31/29)/(27/29)) = √(31/27).
+        let sums: Vec<u64> = (0..32).map(|b| if b % 4 < 2 { 12 } else { 10 }).collect();
+        let ci = latency_interval(&sums, &[1; 32], 1.0);
+        assert_eq!((ci.batches, ci.widened), (32, false));
+        assert!((ci.lag1 - 1.0 / 32.0).abs() < 1e-12, "{ci:?}");
+        let plain = t_975(31) * (32.0 / 31.0 / 32.0_f64).sqrt();
+        assert!((ci.half_width / plain - (31.0_f64 / 27.0).sqrt()).abs() < 1e-12, "{ci:?}");
     }
 
     #[test]

@@ -13,6 +13,10 @@ const SCENARIOS = [
   'k=6&routing=duato&traffic=transpose&rate=0.05&len=4&vcs=4&buf=2&warmup=200&cycles=3000&seed=123456789012345',
   'k=6&routing=duato&switching=scouting&scout=2&traffic=uniform&rate=0.015&len=8&warmup=200&cycles=2000&seed=4',
   'k=4&routing=duato&traffic=uniform&beta=0.05&rate=0.01&len=4&vcs=4&warmup=200&cycles=2000&seed=6',
+  // The automatic warm-up and window decide the same cycles in both builds.
+  'k=4&routing=dor&traffic=uniform&rate=0.04&len=4&warmup=auto&cycles=auto&ci=0.05&seed=2',
+  // A small source-queue cap throttles the offered load.
+  'k=4&routing=dor&traffic=tornado&rate=0.3&len=4&qcap=3&warmup=200&cycles=1500&seed=3',
 ];
 
 let server;

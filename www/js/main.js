@@ -141,7 +141,8 @@ class App {
     this.owed = 0;
     this.syncForm();
     this.writeHash();
-    this.warmup = Number(get(canonical, 'warmup'));
+    // The warm-up's length when fixed; null when automatic (decided as the run goes).
+    this.warmup = get(canonical, 'warmup') === 'auto' ? null : Number(get(canonical, 'warmup'));
     this.charts.clear(this.warmup);
     this.updateSpread();
     this.lastRun = null;
@@ -223,6 +224,8 @@ class App {
     const form = $('scenario-form');
     const number = (min, max, step = 1) => () => el('input', { type: 'number', min: String(min), max: String(max), step: String(step) });
     const text = () => () => el('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' });
+    // A run length: a number of cycles, or `auto`.
+    const length = () => () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,10}|auto', spellcheck: 'false' });
     const select = (key, options) => () => el('select', {}, options.map((o) => el('option', { value: o, title: `${key}=${o}` }, [choiceLabel(key, o)])));
     const makers = {
       k: number(PAGE_K[0], PAGE_K[1]),
@@ -238,14 +241,15 @@ class App {
       mq: number(s.mq[0], s.mq[1]),
       beta: number(0, 1, 'any'),
       seed: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}', spellcheck: 'false' }),
-      warmup: number(s.warmup[0], s.warmup[1]),
-      cycles: number(s.cycles[0], s.cycles[1]),
+      warmup: length(),
+      cycles: length(),
       unsafe: () => el('input', { type: 'checkbox' }),
       qcap: number(s.qcap[0], s.qcap[1]),
       flinks: text(),
       fnodes: text(),
       frandom: text(),
       misroute: number(s.misroute[0], s.misroute[1]),
+      ci: number(0, 1, 'any'),
     };
     this.inputs = {};
     this.rows = {};
@@ -1209,7 +1213,7 @@ class App {
     const cycles = (x, d = 1) => `${x.toFixed(d)} cycles`;
     // [name, value, minor]: presentation mode leaves the minor ones out.
     const rows = [
-      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : ` (warm-up until cycle ${warmup.toLocaleString('en')})`}`],
+      ['cycle', `${s.cycle.toLocaleString('en')}${s.measuring ? '' : warmup == null ? ' (warm-up, its end decided as it runs)' : ` (warm-up until cycle ${warmup.toLocaleString('en')})`}`],
       ['measured', `${s.messages_measured.toLocaleString('en')} messages`, true],
       ['mean latency', deadlocked ? `stopped: deadlocked at cycle ${this.deadlockAt.toLocaleString('en')}, no message can arrive`
         : latency != null ? `${latency.toFixed(1)} ± ${ci == null ? '–' : ci.toFixed(1)} cycles`

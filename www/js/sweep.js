@@ -48,9 +48,11 @@ export class Sweep {
     this.scenario = scenario;
     const values = Object.fromEntries(scenario.split('&').map((p) => p.split('=')));
     const get = (key) => Number(values[key]);
+    // Shortened runs of fixed length, also when the scenario's warm-up or window is automatic.
+    const shortened = (key, most) => (values[key] === 'auto' ? most : Math.min(get(key), most));
     this.len = get('len');
-    this.warmup = Math.min(get('warmup'), SWEEP_WARMUP);
-    this.cycles = Math.min(get('cycles'), SWEEP_CYCLES);
+    this.warmup = shortened('warmup', SWEEP_WARMUP);
+    this.cycles = shortened('cycles', SWEEP_CYCLES);
     this.capacity = capacity;
     this.perMessage = flitsPerMessage(scenario);
     // No rate past the bound can be carried; without one, the rate of a full flit per node and

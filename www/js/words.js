@@ -18,8 +18,8 @@ export const CONTROLS = {
   buf: { label: 'buffer per virtual channel (flits)', help: 'flits each virtual channel can hold' },
   beta: { label: 'broadcast fraction β', help: 'the fraction of messages sent to every node' },
   seed: { label: 'random seed', help: 'the same seed gives the same run, in the page and in the command line' },
-  warmup: { label: 'warm-up (cycles)', help: 'cycles run before measuring, so that the network reaches its steady state' },
-  cycles: { label: 'cycles measured', help: 'how long the measurement window lasts' },
+  warmup: { label: 'warm-up (cycles)', help: 'cycles run before measuring, so that the network reaches its steady state; auto: until the messages in the network level off' },
+  cycles: { label: 'cycles measured', help: 'how long the measurement window lasts; auto: until the mean latency is known to within the target below' },
   unsafe: { label: 'allow deadlock (fewer VCs)', help: 'allows fewer virtual channels than deadlock freedom needs', when: (v) => v.routing !== 'chaos' },
   mq: { label: 'shared-queue slots (packets)', help: "packets each Chaos router's shared queue holds", when: (v) => v.routing === 'chaos' },
   qcap: { label: 'source-queue cap (messages)', help: 'messages a source queue holds; a full queue holds arrivals back' },
@@ -27,6 +27,7 @@ export const CONTROLS = {
   fnodes: { label: 'failed nodes', help: 'nodes that neither send nor receive, as in 12,40; their links fail with them' },
   frandom: { label: 'random link faults', help: 'a count (5) or a fraction of the links (0.05) failed at random, drawn from the seed' },
   misroute: { label: 'misroutes round faults', help: 'how many times a scouting header may leave its minimal paths to get round a fault', when: (v) => v.switching === 'scouting' },
+  ci: { label: 'latency target (share of the mean)', help: "when cycles is auto, the window runs until the 95 % interval of the mean latency is within this share of it" },
 };
 
 // The choices of the enumerated keys: what each is, then its key in brackets where the key is
