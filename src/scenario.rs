@@ -192,7 +192,7 @@ pub struct Scenario {
     pub beta: f64,
     pub seed: u64,
     /// Cycles of warm-up before the measurement window, or [`AUTO`] (`warmup=auto`): until the
-    /// transient is over ([`crate::sim::run_length`]).
+    /// transient is over (the simulator's run-length rules, docs/statistics.md).
     pub warmup: u64,
     /// Cycles of the measurement window, or [`AUTO`] (`cycles=auto`): until the 95 % confidence
     /// interval of the mean latency is within `ci` of it.
