@@ -17,7 +17,10 @@ pub mod saturation;
 
 pub use jobs::{Job, Local, Outcome, Runner};
 pub use replication::{replicate, sweep_replicated, AcrossSeeds, Replicated};
-pub use saturation::{saturation, search, search_on, search_replicated, Criterion, ReplicatedSaturation, Saturation, SearchOptions};
+pub use saturation::{
+    replicated_saturation, replicated_search_jobs, saturation, search, search_on, search_replicated, Criterion, ReplicatedSaturation, Saturation,
+    SearchOptions,
+};
 
 /// Worker threads set by [`set_threads`]; 0 until then (one per core).
 static THREADS: AtomicUsize = AtomicUsize::new(0);

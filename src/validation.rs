@@ -10,7 +10,8 @@
 //! ([`support::check_supported`]) is still listed, with its model curve and the reason, so the
 //! report fills in by itself as the simulator gains features: rerun `torus validate`.
 
-use crate::experiment::{self, Job, Outcome, Runner, Saturation, SearchOptions};
+use crate::experiment::replication::replication_scenarios;
+use crate::experiment::{self, AcrossSeeds, Job, Outcome, ReplicatedSaturation, Runner, Saturation, SearchOptions};
 use crate::models::{self, bounds};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
 use crate::sim::RunReport;
@@ -33,13 +34,20 @@ pub struct RunLength {
     pub load_fractions: Vec<f64>,
     /// For configurations with the paper's own rates (seed 002): every `rate_stride`-th of them.
     pub rate_stride: usize,
+    /// Latency points at or above this fraction of the model's saturation rate (where one run's
+    /// value is a wide sample) run `seeds_near_saturation` replications: their value is the mean
+    /// over the seeds, their interval the 95 % interval across them.
+    pub replicate_from: f64,
+    pub seeds_near_saturation: usize,
+    /// Seeds of every seed 004 saturation search (mean and interval across them).
+    pub saturation_seeds: usize,
 }
 
 impl RunLength {
     /// The committed report. Sized so that, once the simulator runs every configuration (about
-    /// 330 latency runs and 64 saturation searches), the report takes well under fifteen minutes
-    /// on two idle cores: a latency run costs about 1 s of CPU and a search about 4 s at these
-    /// lengths.
+    /// 330 latency points, those near saturation with three seeds each, and 64 saturation cases
+    /// with three seeds each), the report takes about a quarter of an hour on two idle cores: a
+    /// latency run costs about 1 s of CPU and a search about 4 s at these lengths.
     pub fn full() -> RunLength {
         RunLength {
             warmup: 10_000,
@@ -48,6 +56,9 @@ impl RunLength {
             saturation_cycles: 5_000,
             load_fractions: vec![0.1, 0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
             rate_stride: 1,
+            replicate_from: 0.8,
+            seeds_near_saturation: 3,
+            saturation_seeds: 3,
         }
     }
 
@@ -61,6 +72,9 @@ impl RunLength {
             saturation_cycles: 1_000,
             load_fractions: vec![0.2, 0.5, 0.8],
             rate_stride: 4,
+            replicate_from: 0.8,
+            seeds_near_saturation: 2,
+            saturation_seeds: 1,
         }
     }
 }
@@ -272,10 +286,14 @@ pub fn saturation_cases(length: &RunLength) -> Vec<Scenario> {
 /// What the simulator measured at one rate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SimulatedPoint {
+    /// The run's mean latency, or with several seeds the mean over them.
     pub latency: f64,
+    /// The run's own 95 % interval, or with several seeds the interval across them.
     pub ci95: f64,
-    /// The run could not keep up with its offered load (or deadlocked): its latency measures
-    /// the run length, not the network, and is left out of the errors.
+    /// Replications run (1: a single run).
+    pub seeds: usize,
+    /// The run (or any replication) could not keep up with its offered load (or deadlocked):
+    /// its latency measures the run length, not the network, and is left out of the errors.
     pub saturated: bool,
     pub deadlock: bool,
 }
@@ -337,7 +355,8 @@ pub struct LatencyResult {
 pub struct SaturationResult {
     pub scenario: Scenario,
     pub bound: bounds::Bound,
-    pub measured: Result<Saturation, String>,
+    /// The search with `saturation_seeds` seeds, or why the simulator cannot run it yet.
+    pub measured: Result<ReplicatedSaturation, String>,
 }
 
 impl SaturationResult {
@@ -352,7 +371,7 @@ impl SaturationResult {
     pub fn relative_error(&self) -> Option<f64> {
         let bound = self.attainable_fraction()?;
         let measured = self.measured.as_ref().ok()?;
-        Some((measured.saturation_fraction_of_capacity - bound) / bound)
+        Some((measured.across_seeds.saturation_fraction_of_capacity.mean - bound) / bound)
     }
 }
 
@@ -422,26 +441,52 @@ fn run_scenario(c: &LatencyConfiguration, length: &RunLength) -> Scenario {
     Scenario { warmup: length.warmup, cycles: length.cycles, ..c.scenario.clone() }
 }
 
-/// A configuration's simulations, one per rate; none when the simulator lacks it.
+/// Replications run at each of a configuration's rates: several near the model's saturation,
+/// where one run is a wide sample, else one.
+fn seeds_per_rate(c: &LatencyConfiguration, length: &RunLength) -> Vec<usize> {
+    let model_saturation = models::applicable(&c.scenario).ok().map(|m| m.saturation_rate(&c.scenario));
+    let near_saturation = |rate: f64| model_saturation.is_some_and(|m| rate >= length.replicate_from * m);
+    rates_of(c, model_saturation, length)
+        .into_iter()
+        .map(|rate| if near_saturation(rate) { length.seeds_near_saturation.max(1) } else { 1 })
+        .collect()
+}
+
+/// A configuration's simulations, every replication at every rate (rate by rate, seeds in the
+/// order of [`replication_scenarios`]); none when the simulator lacks it.
 fn configuration_jobs(c: &LatencyConfiguration, length: &RunLength) -> Vec<Job> {
     let s = run_scenario(c, length);
     if support::check_supported(&s).is_err() {
         return Vec::new();
     }
     let model_saturation = models::applicable(&c.scenario).ok().map(|m| m.saturation_rate(&c.scenario));
-    rates_of(c, model_saturation, length).into_iter().map(|rate| Job::run(&experiment::at_rate(&s, rate))).collect()
+    rates_of(c, model_saturation, length)
+        .into_iter()
+        .zip(seeds_per_rate(c, length))
+        .flat_map(|(rate, n)| replication_scenarios(&experiment::at_rate(&s, rate), n))
+        .map(|s| Job::run(&s))
+        .collect()
+}
+
+/// A configuration's run reports, in the order of [`configuration_jobs`], grouped by rate.
+fn group_by_rate(c: &LatencyConfiguration, length: &RunLength, reports: Vec<RunReport>) -> Vec<Vec<RunReport>> {
+    if reports.is_empty() {
+        return Vec::new();
+    }
+    let mut reports = reports.into_iter();
+    seeds_per_rate(c, length).into_iter().map(|n| reports.by_ref().take(n).collect()).collect()
 }
 
 /// Simulates one latency configuration (when supported), its runs carried out by `runner`,
 /// and sets the model beside it.
 pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength, runner: &dyn Runner) -> LatencyResult {
     let reports = runner.run(configuration_jobs(c, length)).into_iter().map(Outcome::into_run).collect();
-    compare_configuration(c, length, reports)
+    compare_configuration(c, length, group_by_rate(c, length, reports))
 }
 
-/// Sets the model beside a configuration's runs (`reports`, one per rate, or none when the
-/// simulator lacks it).
-fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, reports: Vec<RunReport>) -> LatencyResult {
+/// Sets the model beside a configuration's runs (`replicated`: each rate's replications, the
+/// first with the scenario's own seed; none when the simulator lacks the configuration).
+fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicated: Vec<Vec<RunReport>>) -> LatencyResult {
     let run_scenario = run_scenario(c, length);
     let model = models::applicable(&c.scenario);
     let model_saturation = model.as_ref().ok().map(|m| m.saturation_rate(&c.scenario));
@@ -458,15 +503,21 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, reports: 
         .map(|(i, &rate)| PointComparison {
             rate,
             model: model_latency[i],
-            simulated: reports.get(i).map(|r| SimulatedPoint {
-                latency: r.latency_mean,
-                ci95: r.latency_ci95,
-                saturated: r.saturated,
-                deadlock: r.deadlock,
+            simulated: replicated.get(i).map(|runs| {
+                let across = AcrossSeeds::of(&runs.iter().map(|r| r.latency_mean).collect::<Vec<_>>());
+                SimulatedPoint {
+                    latency: across.mean,
+                    ci95: across.ci95.unwrap_or(runs[0].latency_ci95),
+                    seeds: runs.len(),
+                    saturated: runs.iter().any(|r| r.saturated),
+                    deadlock: runs.iter().any(|r| r.deadlock),
+                }
             }),
             paper_simulation: paper[i],
         })
         .collect();
+    // The terms are compared on one run: each rate's first replication.
+    let reports: Vec<&RunReport> = replicated.iter().map(|runs| &runs[0]).collect();
     let terms = match (&model, model_saturation) {
         (Ok(m), Some(saturation)) => {
             let middle = 0.5 * saturation;
@@ -497,19 +548,19 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, reports: 
     }
 }
 
-/// A seed 004 case's search; none when the simulator lacks it.
-fn saturation_jobs(s: &Scenario) -> Vec<Job> {
+/// A seed 004 case's searches, one per seed; none when the simulator lacks it.
+fn saturation_jobs(s: &Scenario, length: &RunLength) -> Vec<Job> {
     match support::check_supported(s) {
-        Ok(()) => vec![Job::search(s, &SearchOptions::default())],
+        Ok(()) => experiment::replicated_search_jobs(s, &SearchOptions::default(), length.saturation_seeds.max(1)),
         Err(_) => Vec::new(),
     }
 }
 
-/// A seed 004 case's measured saturation throughput (`searched`, or none when the simulator
-/// lacks it) beside its bound.
-fn compare_saturation(s: &Scenario, searched: Option<Saturation>) -> SaturationResult {
+/// A seed 004 case's measured saturation throughput (`searched`: one search per seed, or none
+/// when the simulator lacks it) beside its bound.
+fn compare_saturation(s: &Scenario, searched: Vec<Saturation>) -> SaturationResult {
     let measured = match support::check_supported(s) {
-        Ok(()) => Ok(searched.expect("a supported case is searched")),
+        Ok(()) => Ok(experiment::replicated_saturation(s, searched)),
         Err(e) => Err(e.to_string()),
     };
     SaturationResult { scenario: s.clone(), bound: bounds::bound(s), measured }
@@ -522,7 +573,7 @@ pub fn run(length: &RunLength, runner: &dyn Runner) -> Report {
     let configurations = latency_configurations();
     let cases = saturation_cases(length);
     let latency_jobs: Vec<Vec<Job>> = configurations.iter().map(|c| configuration_jobs(c, length)).collect();
-    let search_jobs: Vec<Vec<Job>> = cases.iter().map(saturation_jobs).collect();
+    let search_jobs: Vec<Vec<Job>> = cases.iter().map(|s| saturation_jobs(s, length)).collect();
     let jobs = latency_jobs.iter().chain(&search_jobs).flatten().cloned().collect();
     let mut outcomes = runner.run(jobs).into_iter();
     let mut simulations = 0;
@@ -530,12 +581,12 @@ pub fn run(length: &RunLength, runner: &dyn Runner) -> Report {
     for (c, jobs) in configurations.iter().zip(&latency_jobs) {
         let reports: Vec<RunReport> = outcomes.by_ref().take(jobs.len()).map(Outcome::into_run).collect();
         simulations += reports.len();
-        latency.push(compare_configuration(c, length, reports));
+        latency.push(compare_configuration(c, length, group_by_rate(c, length, reports)));
     }
     let mut saturation = Vec::new();
     for (s, jobs) in cases.iter().zip(&search_jobs) {
-        let searched = outcomes.by_ref().take(jobs.len()).map(Outcome::into_search).next();
-        simulations += searched.as_ref().map_or(0, |m| m.runs);
+        let searched: Vec<Saturation> = outcomes.by_ref().take(jobs.len()).map(Outcome::into_search).collect();
+        simulations += searched.iter().map(|m| m.runs).sum::<usize>();
         saturation.push(compare_saturation(s, searched));
     }
     let (now, threads) = runner.elapsed();
@@ -609,8 +660,8 @@ pub fn saturation_plot(results: &[SaturationResult]) -> Plot {
     let markers: Vec<Marker> = results
         .iter()
         .filter_map(|r| {
-            let measured = r.measured.as_ref().ok()?;
-            Some(Marker { x: r.attainable_fraction()?, y: measured.saturation_fraction_of_capacity, error: 0.0 })
+            let across = r.measured.as_ref().ok()?.across_seeds.saturation_fraction_of_capacity;
+            Some(Marker { x: r.attainable_fraction()?, y: across.mean, error: across.ci95.unwrap_or(0.0) })
         })
         .collect();
     let top = results.iter().filter_map(|r| r.attainable_fraction()).fold(0.0, f64::max).max(0.1) * 1.05;
@@ -703,17 +754,28 @@ pub fn markdown(report: &Report, command: &str) -> String {
     let _ = writeln!(
         md,
         "- Latency points: warm-up {} cycles, measurement window {} cycles, then the labelled messages \
-         drain; one run per rate, at {} of the model's saturation rate (Quaglia et al. 2002: the paper's rates{}).",
+         drain; at {} of the model's saturation rate (Quaglia et al. 2002: the paper's rates{}). One run per rate, \
+         with its own 95 % interval (batch means, docs/statistics.md); from {:.0} % of the model's \
+         saturation rate on, where one run is a wide sample, {} runs with seeds derived from the \
+         scenario's, their mean with the 95 % interval across them (marked † in the tables).",
         l.warmup,
         l.cycles,
         l.load_fractions.iter().map(|f| format!("{:.0} %", 100.0 * f)).collect::<Vec<_>>().join(", "),
-        if l.rate_stride > 1 { format!(", every {}th", l.rate_stride) } else { String::new() }
+        if l.rate_stride > 1 { format!(", every {}th", l.rate_stride) } else { String::new() },
+        100.0 * l.replicate_from,
+        l.seeds_near_saturation
     );
     let _ = writeln!(
         md,
-        "- Saturation searches (Singh et al. 2003): warm-up {} cycles, window {} cycles per run, a search on the \
-         rate to 1 % (`experiment::saturation`, by bisection).",
-        l.saturation_warmup, l.saturation_cycles
+        "- Saturation searches (Singh et al. 2003): warm-up {} cycles, window {} cycles per run, bisection on the \
+         rate to 1 % (`experiment::saturation`, criterion `source-shortfall`), {}.",
+        l.saturation_warmup,
+        l.saturation_cycles,
+        if l.saturation_seeds > 1 {
+            format!("{} seeds per case: their mean ± the 95 % interval across them", l.saturation_seeds)
+        } else {
+            "one seed per case".to_string()
+        }
     );
     let _ = writeln!(
         md,
@@ -830,6 +892,7 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
             None => "pending".into(),
             Some(s) if s.deadlock => "deadlock".into(),
             Some(s) if s.saturated => format!("sat. ({:.0})", s.latency),
+            Some(s) if s.seeds > 1 => format!("{:.1} ± {:.1} †", s.latency, s.ci95),
             Some(s) => format!("{:.1} ± {:.1}", s.latency, s.ci95),
         };
         let _ = write!(md, "| {} | {model} | {sim} | {} |", format_rate(p.rate), format_error(p.relative_error()));
@@ -873,7 +936,10 @@ fn write_saturation_section(md: &mut String, report: &Report) {
         let bound = r.bound.fraction_of_capacity.map_or("–".into(), |b| format!("{b:.4} ({kind})"));
         let capped = r.attainable_fraction().map_or("–".into(), |b| format!("{b:.4}"));
         let measured = match &r.measured {
-            Ok(m) => format!("{:.4}", m.saturation_fraction_of_capacity),
+            Ok(m) => {
+                let across = m.across_seeds.saturation_fraction_of_capacity;
+                across.ci95.map_or(format!("{:.4}", across.mean), |ci| format!("{:.4} ± {ci:.4}", across.mean))
+            }
             Err(_) => "pending".into(),
         };
         let _ = writeln!(
@@ -954,7 +1020,7 @@ mod tests {
 
     #[test]
     fn the_error_is_relative_to_the_simulation_and_skips_saturated_runs() {
-        let sim = SimulatedPoint { latency: 50.0, ci95: 1.0, saturated: false, deadlock: false };
+        let sim = SimulatedPoint { latency: 50.0, ci95: 1.0, seeds: 1, saturated: false, deadlock: false };
         let point = PointComparison { rate: 0.01, model: Some(45.0), simulated: Some(sim), paper_simulation: None };
         assert_eq!(point.relative_error(), Some(-0.1));
         let saturated = PointComparison { simulated: Some(SimulatedPoint { saturated: true, ..sim }), ..point };
@@ -1009,6 +1075,60 @@ mod tests {
         assert!(md.contains("Term by term at rate"));
         let svg = latency_plot(&report.latency[0]).render();
         assert_eq!(svg.matches("<circle").count() + svg.matches("<polygon").count(), 1);
+    }
+
+    /// Near the model's saturation a point is the mean of several seeds, with the interval
+    /// across them; below it, one run with its own interval.
+    #[test]
+    fn points_near_saturation_are_replicated() {
+        let c = latency_configurations().into_iter().find(|c| c.id == "seed003-k8-v4-m32-beta0").unwrap();
+        let length = RunLength {
+            warmup: 200,
+            cycles: 1_500,
+            load_fractions: vec![0.2, 0.4],
+            replicate_from: 0.35,
+            seeds_near_saturation: 3,
+            ..RunLength::quick()
+        };
+        let result = validate_configuration(&c, &length, &experiment::Local::quiet());
+        let (low, high) = (result.points[0], result.points[1]);
+        assert_eq!((low.simulated.unwrap().seeds, high.simulated.unwrap().seeds), (1, 3));
+        let at = |rate: f64, seed: u64| {
+            Simulation::new(&Scenario { rate, seed, warmup: 200, cycles: 1_500, ..c.scenario.clone() }).unwrap().run()
+        };
+        let latencies: Vec<f64> =
+            crate::experiment::replication::seeds(&c.scenario, 3).into_iter().map(|seed| at(high.rate, seed).latency_mean).collect();
+        let across = AcrossSeeds::of(&latencies);
+        let sim = high.simulated.unwrap();
+        assert_eq!((sim.latency, sim.ci95, sim.saturated), (across.mean, across.ci95.unwrap(), false));
+        assert_eq!(low.simulated.unwrap().ci95, at(low.rate, 1).latency_ci95, "a single run keeps its own interval");
+        let report = Report { length, latency: vec![result], saturation: Vec::new(), wall_seconds: 0.0, threads: 1, simulations: 4 };
+        let md = markdown(&report, "torus validate --test");
+        assert!(
+            md.contains(&format!("{:.1} ± {:.1} †", sim.latency, sim.ci95))
+                && md.contains("from 35 % of the model's saturation rate on, where one run is a wide sample, 3 runs"),
+            "{md}"
+        );
+    }
+
+    /// A seed 004 case searched with several seeds reports their mean and the interval across
+    /// them, the same as `torus saturation --seeds`.
+    #[test]
+    fn saturation_cases_are_searched_with_several_seeds() {
+        let s = Scenario { warmup: 200, cycles: 800, ..saturation_cases(&RunLength::quick())[0].clone() };
+        let length = RunLength { saturation_seeds: 2, ..RunLength::quick() };
+        let runner = experiment::Local::quiet();
+        let searched: Vec<Saturation> = runner.run(saturation_jobs(&s, &length)).into_iter().map(Outcome::into_search).collect();
+        assert_eq!(searched.len(), 2);
+        let result = compare_saturation(&s, searched);
+        let expected = experiment::search_replicated(&runner, &s, &SearchOptions::default(), 2);
+        let measured = result.measured.as_ref().unwrap();
+        assert_eq!(measured.across_seeds, expected.across_seeds);
+        assert_eq!(measured.seeds, expected.seeds);
+        let across = measured.across_seeds.saturation_fraction_of_capacity;
+        let report = Report { length, latency: Vec::new(), saturation: vec![result], wall_seconds: 0.0, threads: 1, simulations: 0 };
+        let md = markdown(&report, "torus validate --test");
+        assert!(md.contains(&format!("{:.4} ± {:.4}", across.mean, across.ci95.unwrap())) && md.contains("2 seeds per case"), "{md}");
     }
 
     #[test]

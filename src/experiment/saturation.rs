@@ -328,9 +328,19 @@ pub fn search_on(runner: &dyn Runner, s: &Scenario, options: &SearchOptions) -> 
 
 /// `replications` searches of `s`, one per seed derived from its own, each a job of `runner`.
 pub fn search_replicated(runner: &dyn Runner, s: &Scenario, options: &SearchOptions, replications: usize) -> ReplicatedSaturation {
-    let jobs = replication_scenarios(s, replications).iter().map(|s| Job::search(s, options)).collect();
-    let results: Vec<Saturation> = runner.run(jobs).into_iter().map(Outcome::into_search).collect();
-    let seeds = seeds(s, replications);
+    let results = runner.run(replicated_search_jobs(s, options, replications)).into_iter().map(Outcome::into_search).collect();
+    replicated_saturation(s, results)
+}
+
+/// The jobs of a replicated search: one search per seed derived from the scenario's.
+pub fn replicated_search_jobs(s: &Scenario, options: &SearchOptions, replications: usize) -> Vec<Job> {
+    replication_scenarios(s, replications).iter().map(|s| Job::search(s, options)).collect()
+}
+
+/// A replicated search of `s` from its searches' `results`, in the order of
+/// [`replicated_search_jobs`].
+pub fn replicated_saturation(s: &Scenario, results: Vec<Saturation>) -> ReplicatedSaturation {
+    let seeds = seeds(s, results.len());
     let replications: Vec<SaturationReplication> = results
         .iter()
         .zip(&seeds)
