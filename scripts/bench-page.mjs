@@ -2,7 +2,9 @@
 // limit on): opening the default link, when the background sweep draws its first point and
 // completes, and when the first measured live point appears. Then, with the frame-rate limit
 // off, beside native `torus bench`: frames per second animating 8×8 at a moderate load,
-// simulated cycles per second in fast mode, and the longest main-thread task seen.
+// simulated cycles per second in fast mode, and the longest main-thread task seen; then the
+// same for compare mode's two 8×8 tori (frames per second, and each simulation's cycles per
+// second in fast mode against the single simulation's).
 // Usage: make bench-page
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -15,6 +17,8 @@ import { startServer, launch, openPage, ROOT } from '../tests/browser/harness.mj
 const SCENARIO = 'k=8&routing=dor&traffic=uniform&len=16&rate=0.02';
 const SHORT = '&warmup=500&cycles=2000';
 const SECONDS = 5;
+// Compare mode's second simulation: the same traffic under Duato's adaptive routing.
+const SECOND = `${SCENARIO.replace('routing=dor', 'routing=duato&vcs=3')}${SHORT}`;
 
 const server = await startServer();
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
@@ -66,15 +70,23 @@ async function measure(speedSlider) {
   await page.fill('#speed', String(speedSlider));
   await page.dispatchEvent('#speed', 'input');
   await page.evaluate(() => window.torusExplorer.play());
-  const before = await page.evaluate(() => ({ frames: window.__frames, cycle: window.torusExplorer.stats().cycle, t: performance.now(), tasks: window.__longTasks.length }));
+  const now = () => page.evaluate(() => ({
+    frames: window.__frames,
+    cycle: window.torusExplorer.stats().cycle,
+    second: window.torusExplorer.scenarios().length > 1 ? window.torusExplorer.stats(1).cycle : null,
+    t: performance.now(),
+    tasks: window.__longTasks.slice(),
+  }));
+  const before = await now();
   await page.waitForTimeout(SECONDS * 1000);
-  const after = await page.evaluate(() => ({ frames: window.__frames, cycle: window.torusExplorer.stats().cycle, t: performance.now(), tasks: window.__longTasks.slice() }));
+  const after = await now();
   await page.evaluate(() => window.torusExplorer.pause());
   const secs = (after.t - before.t) / 1000;
-  const tasks = after.tasks.slice(before.tasks);
+  const tasks = after.tasks.slice(before.tasks.length);
   return {
     fps: (after.frames - before.frames) / secs,
     cyclesPerSecond: (after.cycle - before.cycle) / secs,
+    secondCyclesPerSecond: after.second == null ? null : (after.second - before.second) / secs,
     longTasks: tasks.length,
     longestTaskMs: tasks.length ? Math.max(...tasks) : 0,
   };
@@ -108,6 +120,16 @@ for (let i = 0; i < ROUNDS; i++) {
   const alone = await wasmAlone();
   rounds.push({ fast, alone, native: nativeBench() });
 }
+// Compare mode: two 8×8 tori, animated, then in fast mode (a worker each), in turns with the
+// single simulation's fast mode.
+await page.evaluate((s) => window.torusExplorer.compare(s), SECOND);
+await page.evaluate(() => window.torusExplorer.pause());
+await page.evaluate(() => Promise.all([window.torusExplorer.run(0), window.torusExplorer.run(1)]));
+await page.waitForTimeout(3000);
+const comparedAnimated = await measure(62);
+const comparedRounds = [];
+for (let i = 0; i < ROUNDS; i++) comparedRounds.push(await measure(100));
+await page.evaluate(() => window.torusExplorer.compare(null));
 await browser.close();
 server.stop();
 
@@ -131,5 +153,13 @@ for (const [i, r] of rounds.entries()) {
 console.log(`fast mode (median of ${ROUNDS}): ${f(fastCps)} cycles/s at ${f(fastFps)} frames/s, ${longTasks} tasks over 50 ms (longest ${f(longest)} ms)`);
 console.log(`wasm alone (step(20000), no drawing, median): ${f(alone)} cycles/s`);
 console.log(`native torus bench (median): ${f(native)} cycles/s; fast mode is ${f(fastCps / native * 100)} % of native, wasm alone ${f(alone / native * 100)} %`);
+console.log(`compare mode, ${SCENARIO} beside ${SECOND}:`);
+console.log(`  animating (${f(comparedAnimated.cyclesPerSecond)} cycles/s each): ${f(comparedAnimated.fps)} frames/s, ${comparedAnimated.longTasks} main-thread tasks over 50 ms (longest ${f(comparedAnimated.longestTaskMs)} ms)`);
+for (const [i, r] of comparedRounds.entries()) {
+  console.log(`  fast mode round ${i + 1}: ${f(r.cyclesPerSecond)} and ${f(r.secondCyclesPerSecond)} cycles/s at ${f(r.fps)} frames/s`);
+}
+const firstCps = median(comparedRounds.map((r) => r.cyclesPerSecond));
+const secondCps = median(comparedRounds.map((r) => r.secondCyclesPerSecond));
+console.log(`  fast mode (medians): first ${f(firstCps)} cycles/s (${f(firstCps / fastCps * 100)} % of the single simulation's), second ${f(secondCps)} cycles/s (${f(secondCps / fastCps * 100)} %)`);
 console.log(`page ready from dist/torus-explorer.html (file://, navigation to first frame, best of 3): ${f(Math.min(...readyMs))} ms (all: ${readyMs.map(f).join(', ')})`);
 console.log(`load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs`);

@@ -657,6 +657,8 @@ export class Charts {
     this.pins = [];
     this.zeroLoad = null;
     this.presenting = false;
+    // Compare mode's second simulation: { name, colour, live, models }, null outside it.
+    this.second = null;
     this.latency = new Chart(loadParent, {
       id: 'chart-latency',
       title: 'Latency against offered load',
@@ -686,13 +688,7 @@ export class Charts {
       yLabel: 'latency (cycles)',
       ranges: () => ({ x: (u, min, max) => [0, niceMax(Math.max(max ?? 0, this.live && this.live.deadlockAt != null ? this.live.deadlockAt : 0))] }),
       empty: () => 'no message delivered yet',
-      series: [
-        { label: 'warm-up (not measured)', stroke: GREY, width: 2, dash: [2, 3], points: { show: true, size: 3, fill: GREY } },
-        { label: 'mean', stroke: BLUE, width: 2, points: { show: true, size: 3 } },
-        { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 4, counts: false, legend: false },
-        { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, counts: false, legend: false },
-        { label: 'model', stroke: INK, width: 1.5, dash: [6, 4], spanGaps: true, counts: false },
-      ],
+      series: this.overTimeSeries(),
       draw: (u) => {
         if (this.warmup > 0 && u.data[0].length) verticalLine(u, this.warmup, GREY, 'measurement starts');
         if (this.live && this.live.deadlockAt != null) verticalLine(u, this.live.deadlockAt, '#7a0177', 'deadlock: the latency stops here');
@@ -749,14 +745,37 @@ export class Charts {
     return Math.max(240, Math.round(window.innerHeight - top - 95));
   }
 
-  // The series: each model's curve, the sweep, the live point, then each pinned scenario's
-  // model curves and sweep.
+  // The live latency over time; in compare mode the second simulation's beside it, in its colour.
+  overTimeSeries() {
+    const series = [
+      { label: 'warm-up (not measured)', stroke: GREY, width: 2, dash: [2, 3], points: { show: true, size: 3, fill: GREY } },
+      { label: this.second ? `mean (${this.second.firstName})` : 'mean', stroke: BLUE, width: 2, points: { show: true, size: 3 } },
+      { label: 'upper 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, bandWith: 4, counts: false, legend: false },
+      { label: 'lower 95 %', stroke: 'rgba(0,114,178,0.3)', width: 1, counts: false, legend: false },
+      { label: 'model', stroke: INK, width: 1.5, dash: [6, 4], spanGaps: true, counts: false },
+    ];
+    if (this.second) {
+      const c = this.second.colour;
+      series.push({ label: `mean (${this.second.name})`, stroke: c, width: 2, points: { show: true, size: 3, fill: c } },
+        { label: `model (${this.second.name})`, stroke: c, width: 1.5, dash: [6, 4], spanGaps: true, counts: false });
+    }
+    return series;
+  }
+
+  // The series: each model's curve, the sweep, the live point, in compare mode the second
+  // simulation's model curves and live point, then each pinned scenario's model curves and
+  // sweep.
   loadSeries() {
     const series = this.models.map((m, i) => ({ label: m.label, stroke: MODEL_COLOURS[i % MODEL_COLOURS.length], width: 2, spanGaps: true }));
     series.push(
       { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE }, edgeMarkers: true },
-      { label: 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE }, edgeMarkers: true },
+      { label: this.second ? `live (${this.second.firstName})` : 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE }, edgeMarkers: true },
     );
+    if (this.second) {
+      const c = this.second.colour;
+      for (const m of this.second.models) series.push({ label: `${this.second.name} (${m.label})`, stroke: c, width: 2, dash: [3, 3], spanGaps: true });
+      series.push({ label: `live (${this.second.name})`, stroke: c, width: 0, points: { show: true, size: 9, fill: c }, edgeMarkers: true });
+    }
     for (const pin of this.pins) {
       for (const m of pin.models) series.push({ label: `${pin.name} (${m.label})`, stroke: pin.colour, width: 2, dash: [7, 4], spanGaps: true });
       series.push({ label: `${pin.name} (simulated)`, stroke: pin.colour, width: 0, points: { show: true, size: 7, width: 2, stroke: pin.colour, fill: '#ffffff' }, edgeMarkers: true, hollow: true });
@@ -774,8 +793,9 @@ export class Charts {
       add(sweptSaturation(set.sweep));
     }
     if (!ends.length) add(this.bound);
+    if (this.second) for (const m of this.second.models) add(m.saturationLoad);
     const top = Math.max(0, ...ends) * LOAD_MARGIN;
-    const live = this.live ? this.live.load * 1.05 : 0;
+    const live = Math.max(this.live ? this.live.load * 1.05 : 0, this.second && this.second.live ? this.second.live.load * 1.05 : 0);
     return niceCeil(Math.max(top, live, 1e-6));
   }
 
@@ -835,6 +855,26 @@ export class Charts {
     this.redrawLoad();
   }
 
+  // Compare mode: second = { name, firstName, colour } (each simulation named by what differs),
+  // or null to leave it.
+  setSecond(second) {
+    this.second = second ? { ...second, live: null, models: [] } : null;
+    this.timeline = [];
+    this.latency.setSeries(this.loadSeries());
+    this.throughput.setSeries(this.throughputSeries());
+    this.overTime.setSeries(this.overTimeSeries());
+    this.redrawLoad();
+  }
+
+  // The second simulation's model curves and its model's latency at its rate (as setModels's).
+  setSecondModels(models, latencyAtRate) {
+    if (!this.second) return;
+    this.second.models = models;
+    this.second.modelLatency = latencyAtRate;
+    this.latency.setSeries(this.loadSeries());
+    this.redrawLoad();
+  }
+
   addSweepPoint(p) {
     this.sweep.push(p);
     this.sweep.sort((a, b) => a.load - b.load);
@@ -848,8 +888,12 @@ export class Charts {
     const series = [{ label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true, counts: false }];
     series.push({ label: 'mean (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } });
     if (this.spread) series.push({ label: 'worst source (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, width: 2, stroke: BLUE, fill: '#ffffff' }, spreadOf: 1 });
-    series.push({ label: 'live mean', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } });
+    series.push({ label: this.second ? `live mean (${this.second.firstName})` : 'live mean', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } });
     if (this.spread) series.push({ label: 'live worst source', stroke: ORANGE, width: 0, points: { show: true, size: 9, width: 2, stroke: ORANGE, fill: '#ffffff' }, spreadOf: series.length - 1 });
+    if (this.second) {
+      const c = this.second.colour;
+      series.push({ label: `live mean (${this.second.name})`, stroke: c, width: 0, points: { show: true, size: 9, fill: c } });
+    }
     return series;
   }
 
@@ -858,7 +902,8 @@ export class Charts {
   // sweep knows, a little past the bound or the live load.
   throughputTop() {
     const kept = keptUp(this.sweep);
-    const live = this.live && this.live.offered != null ? this.live.offered * 1.05 : 0;
+    const second = this.second && this.second.live && this.second.live.offered != null ? this.second.live.offered * 1.05 : 0;
+    const live = Math.max(this.live && this.live.offered != null ? this.live.offered * 1.05 : 0, second);
     const top = kept > 0 ? kept * THROUGHPUT_MARGIN : (this.boundLoad ?? 0) * 1.1;
     return niceCeil(Math.max(top, live, 1e-6));
   }
@@ -868,6 +913,11 @@ export class Charts {
     const swept = (sweep) => sweep.filter((p) => p.latency != null).map((p) => ({ x: p.load, y: p.latency, ci: p.ci }));
     const live = this.live && this.live.latency != null ? [{ x: this.live.load, y: this.live.latency, ci: this.live.ci }] : [];
     const lists = [...this.models.map(curve), swept(this.sweep), live];
+    const second = this.second;
+    if (second) {
+      const l = second.live;
+      lists.push(...second.models.map(curve), l && l.latency != null ? [{ x: l.load, y: l.latency, ci: l.ci }] : []);
+    }
     for (const pin of this.pins) lists.push(...pin.models.map(curve), swept(pin.sweep));
     const [xs, ys, cis] = align(lists);
     // Curves carry no intervals; the sweeps' and the live point's are error bars.
@@ -880,6 +930,7 @@ export class Charts {
     if (this.spread) lists2.push(thr.map((p) => ({ x: p.offered, y: p.acceptedMin })));
     lists2.push(liveThr.map((p) => ({ x: p.offered, y: p.accepted })));
     if (this.spread) lists2.push(liveThr.map((p) => ({ x: p.offered, y: p.acceptedMin })));
+    if (second) lists2.push(second.live && second.live.offered != null ? [{ x: second.live.offered, y: second.live.accepted }] : []);
     const [txs, tys] = align(lists2);
     this.throughput.set([txs, ...tys]);
   }
@@ -898,16 +949,23 @@ export class Charts {
     this.timeline = [];
     this.latency.setSeries(this.loadSeries());
     this.redrawLoad();
-    this.overTime.set([[], [], [], [], [], []]);
+    if (this.second) {
+      this.second.live = null;
+      this.second.models = [];
+    }
+    this.overTime.set([[], ...this.overTime.series.map(() => [])]);
     this.histogram.set([[], []]);
   }
 
   // live: { cycle, load, rate, latency, ci, warmupLatency, deadlockAt, offered, accepted,
   // acceptedMin }: the measured running mean once measurement has started (none after a
   // deadlock), the warm-up's own running mean before; load, offered, accepted and acceptedMin
-  // (the worst source's) in flits/node/cycle.
-  setLive(live) {
-    this.live = live;
+  // (the worst source's) in flits/node/cycle. In compare mode `second` is the second
+  // simulation's, at the same cycle (they run in lockstep).
+  setLive(live, second = null) {
+    this.live = { ...live, second };
+    live = this.live;
+    if (this.second) this.second.live = second;
     const last = this.timeline[this.timeline.length - 1];
     if ((live.latency != null || live.warmupLatency != null) && !(last && last.cycle === live.cycle)) {
       this.timeline.push(live);
@@ -923,6 +981,10 @@ export class Charts {
       t.map((p) => (measured(p) && p.ci != null ? p.latency + p.ci : null)),
       t.map((p) => (measured(p) && p.ci != null ? p.latency - p.ci : null)),
       t.map(() => this.modelLatency ?? null),
+      ...(this.second ? [
+        t.map((p) => (p.second && p.second.latency != null ? p.second.latency : null)),
+        t.map(() => (this.second.modelLatency ?? null)),
+      ] : []),
     ]);
   }
 

@@ -4,8 +4,10 @@
 //   pin=key:value,key:value   a pinned scenario, as the keys where it differs from the scenario
 //                             (up to MAX_PINS; `pin=` alone pins the scenario itself)
 //   view=present              presentation mode
+//   compare=key:value,...     compare mode: a second simulation beside the first, the scenario
+//                             with the keys named replaced (as a pin's value)
 //
-// No scenario key is called `pin` or `view`, so every link written before these options
+// No scenario key is called `pin`, `view` or `compare`, so every link written before these options
 // parses exactly as it did; a pinned scenario is checked by the same parser as the scenario.
 export const MAX_PINS = 4;
 
@@ -24,12 +26,15 @@ export function parseLink(hash) {
   const pins = [];
   const errors = [];
   let present = false;
+  let compare = null;
   for (const part of hash.split('&')) {
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
     const value = eq < 0 ? null : part.slice(eq + 1);
     if (key === 'pin') {
       pins.push(decode(value ?? ''));
+    } else if (key === 'compare') {
+      compare = decode(value ?? '');
     } else if (key === 'view') {
       if (value === 'present') present = true;
       else errors.push(`view: expected view=present, got "${decode(value ?? '').slice(0, 40)}"`);
@@ -38,7 +43,7 @@ export function parseLink(hash) {
     }
   }
   if (pins.length > MAX_PINS) errors.push(`pin: at most ${MAX_PINS} pinned curves, got ${pins.length}; the page kept the first ${MAX_PINS}`);
-  return { scenario: scenario.join('&'), pins: pins.slice(0, MAX_PINS), present, errors };
+  return { scenario: scenario.join('&'), pins: pins.slice(0, MAX_PINS), present, compare, errors };
 }
 
 // The pinned scenario a pin's value describes: the scenario's keys, with those the value names
@@ -66,6 +71,8 @@ export function pinValue(canonical, pin) {
   return differences(canonical, pin).map(([k, v]) => `${k}:${v}`).join(',');
 }
 
-export function writeLink(canonical, pinValues, present) {
-  return [canonical, ...pinValues.map((v) => `pin=${v}`), ...(present ? ['view=present'] : [])].join('&');
+// `compareValue`: the second simulation's value (pinValue), null outside compare mode.
+export function writeLink(canonical, pinValues, present, compareValue = null) {
+  return [canonical, ...pinValues.map((v) => `pin=${v}`), ...(compareValue == null ? [] : [`compare=${compareValue}`]),
+    ...(present ? ['view=present'] : [])].join('&');
 }

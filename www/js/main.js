@@ -12,6 +12,7 @@ import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } fr
 import { el, download } from './dom.js';
 import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, percentText, flitsText } from './units.js';
 import { CONTROLS, choiceLabel, shortLabel, GLOSSARY } from './words.js';
+import { Companion, differenceWords, COMPARE_COLOUR } from './compare.js';
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
@@ -77,6 +78,10 @@ class App {
     this.pins = [];
     this.presenting = false;
     this.lastRun = null;
+    // Compare mode: the second simulation (compare.js) and its link value (the keys where it
+    // differs, as a pin's), null outside it.
+    this.second = null;
+    this.compareValue = null;
     this.dirty = true;
     this.buildForm();
     $('glossary').replaceChildren(...GLOSSARY.flatMap(([word, meaning]) => [el('dt', {}, [word]), el('dd', {}, [meaning])]));
@@ -155,7 +160,115 @@ class App {
     this.renderModel();
     this.showPresetState();
     this.background();
+    this.buildSecond();
     return null;
+  }
+
+  // ---- compare mode ------------------------------------------------------------------
+
+  // Enters compare mode with `input` (a scenario string) as the second simulation, both from
+  // cycle 0; null leaves it. A bad scenario leaves compare mode with the error naming the key.
+  setCompare(input) {
+    if (input == null) {
+      this.compareValue = null;
+      this.buildSecond();
+      this.writeHash();
+      return null;
+    }
+    let value;
+    try {
+      const scenario = this.api.canonical(String(input));
+      this.checkPageLimits(scenario);
+      new this.api.Explorer(scenario).free();
+      value = pinValue(this.scenario, scenario);
+    } catch (err) {
+      const message = err && err.message ? err.message : String(err);
+      this.compareValue = null;
+      this.buildSecond();
+      this.writeHash();
+      this.showError('compare', `second scenario: ${message}`, 'The page shows the first scenario alone.');
+      return message;
+    }
+    this.compareValue = value;
+    this.apply(this.scenario);
+    return this.compareValue == null ? 'the second scenario could not be loaded' : null;
+  }
+
+  // The second simulation for the current scenario and the compare value (a new one at cycle
+  // 0, as the first is), its label, the note on its seed, and its series on the charts.
+  buildSecond() {
+    if (this.second) this.second.free();
+    this.second = null;
+    if (this.compareValue != null) {
+      try {
+        const scenario = this.api.canonical(pinScenario(this.scenario, this.compareValue));
+        this.checkPageLimits(scenario);
+        this.second = new Companion(this, scenario, $('torus-b'));
+      } catch (err) {
+        const message = err && err.message ? err.message : String(err);
+        this.showError('compare', `second scenario (compare=${this.compareValue.slice(0, 80)}): ${message}`, 'The page shows the first scenario alone.');
+        this.compareValue = null;
+        this.writeHash();
+      }
+    }
+    const second = this.second;
+    document.body.classList.toggle('comparing', !!second);
+    $('torus-box-b').hidden = !second;
+    $('torus-label').hidden = !second;
+    $('compare-note').hidden = !second;
+    if (!second) {
+      this.charts.setSecond(null);
+      this.dirty = true;
+      return;
+    }
+    const firstName = differenceWords(this.api, second.scenario, this.scenario);
+    const name = differenceWords(this.api, this.scenario, second.scenario);
+    $('torus-label').textContent = firstName;
+    $('torus-label-b').textContent = name;
+    const seed = get(this.scenario, 'seed');
+    const leave = el('button', { type: 'button', id: 'compare-leave', title: 'Show the first scenario alone' }, ['leave compare mode']);
+    leave.addEventListener('click', () => this.setCompare(null));
+    $('compare-note').replaceChildren(get(second.scenario, 'seed') === seed
+      ? `${firstName} (left) against ${name} (right), in lockstep. Both use seed ${seed}: identical seeds mean identical message arrivals and destinations, so the two see exactly the same traffic and only what their labels name differs. `
+      : `${firstName} (left) against ${name} (right), in lockstep. Their seeds differ, so their traffic differs too. `, leave);
+    this.charts.setSecond({ name, firstName, colour: COMPARE_COLOUR });
+    this.secondModels(second);
+    this.dirty = true;
+  }
+
+  async secondModels(second) {
+    let report = null;
+    try {
+      report = await this.runner.report(second.scenario);
+    } catch (err) {
+      console.warn(`model of ${second.scenario}: ${err.message}`);
+    }
+    const models = report ? await this.modelCurves(second.scenario, report) : [];
+    if (this.second !== second) return;
+    second.modelReport = report;
+    second.models = models;
+    this.charts.setSecondModels(models, report ? report.latency : null);
+  }
+
+  // Fast mode's workers still hold a simulation (running, or handing it back).
+  fastBusy() {
+    const s = this.second;
+    return !!(this.fastStopping || (this.fast && this.fast.active) || (s && (s.fastStopping || (s.fast && s.fast.active))));
+  }
+
+  // After fast mode, where each worker got as far as it could, the one behind catches up: the
+  // two go on in lockstep from the same cycle.
+  catchUp(second) {
+    if (this.second !== second || !this.explorer) return;
+    const a = this.explorer.cycle();
+    const b = second.explorer.cycle();
+    if (a < b) {
+      this.explorer.step(b - a);
+      this.sampleHeat();
+    } else if (b < a) {
+      second.step(a - b);
+    }
+    this.dirty = true;
   }
 
   checkPageLimits(canonical) {
@@ -168,7 +281,7 @@ class App {
   // The hash: the canonical scenario, then the pins and the view (see link.js).
   writeHash() {
     if (!this.scenario) return;
-    const link = writeLink(this.scenario, this.pins.map((p) => pinValue(this.scenario, p.scenario)), this.presenting);
+    const link = writeLink(this.scenario, this.pins.map((p) => pinValue(this.scenario, p.scenario)), this.presenting, this.compareValue);
     if (location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
   }
 
@@ -177,8 +290,11 @@ class App {
   // scenario); a bad pin is left out; both with the usual error naming the key.
   openLink(hash, { initial = false } = {}) {
     const link = parseLink(hash);
+    const previousCompare = this.compareValue;
+    this.compareValue = link.compare;
     const error = this.apply(link.scenario === '' ? DEFAULT_SCENARIO : link.scenario, { context: 'link' });
     if (error) {
+      this.compareValue = initial ? null : previousCompare;
       if (initial) {
         this.apply(DEFAULT_SCENARIO);
         this.showError('link', error, 'The page shows the default scenario instead.');
@@ -202,7 +318,7 @@ class App {
 
   showError(context, message, kept = 'The page kept the scenario it was running.') {
     const box = $('error');
-    const lead = { link: 'This link could not be loaded. ', pin: 'Part of this link could not be loaded. ' }[context] || 'Scenario not changed. ';
+    const lead = { link: 'This link could not be loaded. ', pin: 'Part of this link could not be loaded. ', compare: 'Compare mode could not start. ' }[context] || 'Scenario not changed. ';
     box.replaceChildren(el('strong', {}, [lead]),
       document.createTextNode(`${message}. ${kept}`));
     box.hidden = false;
@@ -498,6 +614,8 @@ class App {
     $('speed').value = String(sliderOf(p.speed ?? DEFAULT_SPEED));
     this.setSpeed();
     this.charts.resetView();
+    // A preset brings its own second simulation (compare mode), or none.
+    this.compareValue = p.compare ?? null;
     const error = this.apply(p.scenario, { context: 'preset' });
     // A preset brings its own pinned scenarios (a comparison), or none.
     if (!error) this.setPins((p.pins || []).map((value) => this.makePin(pinScenario(this.scenario, value))));
@@ -561,9 +679,10 @@ class App {
   // Returns the cycle reached, or a promise of it if fast mode first has to hand the
   // simulation back.
   step(cycles) {
-    if (this.fastStopping || (this.fast && this.fast.active)) return this.stopFast().then(() => this.step(cycles));
+    if (this.fastBusy()) return this.stopFast().then(() => this.step(cycles));
     this.explorer.step(cycles);
     this.sampleHeat();
+    if (this.second) this.second.step(cycles);
     this.dirty = true;
     return this.explorer.cycle();
   }
@@ -571,7 +690,7 @@ class App {
   // ---- fast mode ---------------------------------------------------------------------
 
   startFast() {
-    if (this.fastStopping || (this.fast && this.fast.active)) return;
+    if (this.fastBusy()) return;
     if (!this.fast) {
       this.fast = new FastMode(this.module, {
         onFrame: () => {
@@ -585,10 +704,25 @@ class App {
       });
     }
     this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 });
+    if (this.second) {
+      this.second.startFast(() => { this.dirty = true; }, (err) => {
+        this.pause();
+        this.showError('scenario', `fast mode stopped the second simulation: ${err.message}`);
+      });
+    }
+  }
+
+  // Takes both simulations back from fast mode, in lockstep again.
+  stopFast() {
+    const second = this.second;
+    if (!second) return this.stopFastFirst();
+    return Promise.all([this.stopFastFirst(), second.stopFast()]).then(() => this.catchUp(second), (err) => {
+      this.showError('scenario', `fast mode could not hand the second simulation back (${err.message})`);
+    });
   }
 
   // Takes the simulation back from fast mode's worker, at the cycle it reached there.
-  stopFast() {
+  stopFastFirst() {
     if (this.fastStopping) return this.fastStopping;
     if (!this.fast || !this.fast.active) return Promise.resolve();
     const generation = this.scenarioGeneration;
@@ -707,7 +841,7 @@ class App {
     if (this.playing && this.explorer) {
       if (this.speed === Infinity) {
         this.startFast();
-      } else if (this.fastStopping || (this.fast && this.fast.active)) {
+      } else if (this.fastBusy()) {
         this.stopFast();
       } else {
         const start = performance.now();
@@ -716,6 +850,7 @@ class App {
         while (this.owed >= 1 && performance.now() - start < SLOW_BUDGET_MS) {
           this.explorer.step(1);
           this.sampleHeat();
+          if (this.second) this.second.step(1);
           this.owed -= 1;
           this.dirty = true;
         }
@@ -779,6 +914,7 @@ class App {
     const state = this.drawState();
     const { backtracks, deflections, stuckHeaders: stuck } = state;
     this.view.draw(state);
+    if (this.second) this.second.draw();
     const worms = this.view.drawn;
     this.drawn = {
       deadlock: this.deadlock,
@@ -1186,24 +1322,15 @@ class App {
   updateStats() {
     const s = this.liveStats();
     const rate = Number(get(this.scenario, 'rate'));
-    const load = flitLoad(this.scenario);
     if (s.deadlock && this.deadlockAt == null) this.deadlockAt = s.cycle;
     const deadlocked = this.deadlockAt != null;
-    const latency = s.measuring && s.messages_measured > 0 && !deadlocked ? s.latency_mean : null;
-    const warmupLatency = !s.measuring && s.warmup_messages > 0 && !deadlocked ? s.warmup_latency_mean : null;
-    const ci = latency != null && s.latency_ci95 > 0 ? s.latency_ci95 : null;
-    this.charts.setLive({
-      cycle: s.cycle,
-      load,
-      rate,
-      latency,
-      warmupLatency,
-      ci,
-      deadlockAt: this.deadlockAt,
-      offered: s.measuring ? s.offered_flits_per_node_cycle : null,
-      accepted: s.measuring ? s.accepted_flits_per_node_cycle : null,
-      acceptedMin: s.measuring ? s.accepted_min_source : null,
-    });
+    const live = this.chartLive(s, this.scenario, this.deadlockAt);
+    const { latency, warmupLatency, ci } = live;
+    const second = this.second;
+    const t = second ? second.liveStats() : null;
+    if (second) second.noteDeadlock(t);
+    const secondLive = second ? this.chartLive(t, second.scenario, second.deadlockAt) : null;
+    this.charts.setLive(live, secondLive);
     if (latency != null && this.liveSince == null) this.liveSince = performance.now();
     const warmup = this.warmup;
     const capacity = this.capacity;
@@ -1246,12 +1373,44 @@ class App {
     if (s.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['no flit has moved for 2,000 cycles: the network is deadlocked, and the latency stopped there']));
     if (s.saturated) items.push(el('dt', { class: 'alarm' }, ['saturated']), el('dd', { class: 'alarm' }, ['source queues passed their cap: the offered load is beyond saturation']));
     if (s.fault_stall) items.push(el('dt', { class: 'alarm' }, ['stalled at faults']), el('dd', { class: 'alarm' }, ['no flit has moved for a long time, and nothing waits in a cycle: every waiting worm waits behind a message stuck at a fault']));
+    if (second) {
+      // The second simulation's main numbers under its own heading; the first's above it.
+      const l = secondLive;
+      const r = second.modelReport;
+      items.unshift(el('dt', { class: 'compare-head' }, [$('torus-label').textContent]));
+      items.push(el('dt', { class: 'compare-head compare-head-b' }, [$('torus-label-b').textContent]),
+        el('dt', {}, ['mean latency']), el('dd', {}, [second.deadlockAt != null ? `stopped: deadlocked at cycle ${second.deadlockAt.toLocaleString('en')}`
+          : l.latency != null ? `${l.latency.toFixed(1)} ± ${l.ci == null ? '–' : l.ci.toFixed(1)} cycles`
+            : l.warmupLatency != null ? `– (warm-up: ${cycles(l.warmupLatency)}, not measured)` : '–']),
+        el('dt', {}, ['model']), el('dd', {}, [second.models[0] && r ? (r.latency == null ? 'saturated (no finite latency)' : cycles(r.latency)) : '–']),
+        el('dt', {}, ['accepted']), el('dd', {}, [t.measuring ? unit(loadText(t.accepted_flits_per_node_cycle, capacity)) : '–']),
+        el('dt', { class: 'minor' }, ['in flight']), el('dd', { class: 'minor' }, [`${t.flits_in_network.toLocaleString('en')} flits, ${t.messages_queued.toLocaleString('en')} messages queued`]));
+      if (t.deadlock) items.push(el('dt', { class: 'alarm' }, ['deadlock']), el('dd', { class: 'alarm' }, ['the second network is deadlocked']));
+    }
     $('live-numbers').replaceChildren(el('dl', {}, items));
     if (s.deadlock !== !!this.deadlock) {
       this.deadlock = s.deadlock ? this.deadlockCycle() : null;
       this.showDeadlock();
       this.dirty = true;
     }
+  }
+
+  // What the charts plot of a simulation's live numbers (Charts.setLive).
+  chartLive(s, scenario, deadlockAt) {
+    const deadlocked = deadlockAt != null;
+    const latency = s.measuring && s.messages_measured > 0 && !deadlocked ? s.latency_mean : null;
+    return {
+      cycle: s.cycle,
+      load: flitLoad(scenario),
+      rate: Number(get(scenario, 'rate')),
+      latency,
+      warmupLatency: !s.measuring && s.warmup_messages > 0 && !deadlocked ? s.warmup_latency_mean : null,
+      ci: latency != null && s.latency_ci95 > 0 ? s.latency_ci95 : null,
+      deadlockAt,
+      offered: s.measuring ? s.offered_flits_per_node_cycle : null,
+      accepted: s.measuring ? s.accepted_flits_per_node_cycle : null,
+      acceptedMin: s.measuring ? s.accepted_min_source : null,
+    };
   }
 
   // The current scenario run whole in the worker, exactly as `torus run` (shared with run()).
@@ -1770,6 +1929,10 @@ async function main() {
   const { api, memory, module } = await loadWasm();
   const app = new App(api, memory, new RunnerPool(module), module);
   app.openLink(location.hash.slice(1), { initial: true });
+  const secondOf = (i) => {
+    if (Number(i) !== 1 || !app.second) throw new Error(`no simulation ${i}: ${app.second ? 'use 0 or 1' : 'not in compare mode, use 0'}`);
+    return app.second;
+  };
   window.torusExplorer = {
     scenario: () => app.scenario,
     setScenario(s) {
@@ -1780,8 +1943,15 @@ async function main() {
     play: () => app.play(),
     pause: () => app.pause(),
     step: (cycles = 1) => app.step(Math.max(1, Math.floor(Number(cycles)) || 1)),
-    stats: () => app.liveStats(),
-    run: () => app.run(),
+    // Simulation i: 0 the first, 1 compare mode's second.
+    stats: (i = 0) => (Number(i) === 0 ? app.liveStats() : secondOf(i).liveStats()),
+    run: (i = 0) => (Number(i) === 0 ? app.run() : app.runner.run(secondOf(i).scenario)),
+    scenarios: () => [app.scenario, ...(app.second ? [app.second.scenario] : [])],
+    compare(s) {
+      const error = app.setCompare(s == null ? null : String(s));
+      if (error) throw new Error(error);
+      return [app.scenario, ...(app.second ? [app.second.scenario] : [])];
+    },
     presets: () => PRESETS.map((p) => ({ title: p.title, scenario: p.scenario })),
     loadPreset: (i) => app.loadPreset(i),
     results: () => app.results(),

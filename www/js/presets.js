@@ -1,8 +1,9 @@
 // The page's default scenario (an empty link), the papers the models and presets come from, and
 // the presets: a scenario string and the paragraph shown with it, the claims the paragraph
 // makes (checked against the CLI by tests/node/preset-claims.test.mjs), and optionally the
-// speed to watch it at, the view settings it needs and scenarios to pin beside it (pin values as
-// in a link: the keys where the pinned scenario differs). Keys left out take their defaults
+// speed to watch it at, the view settings it needs, scenarios to pin beside it (pin values as
+// in a link: the keys where the pinned scenario differs) and a second simulation to run beside
+// it in compare mode (`compare`, a value of the same form). Keys left out take their defaults
 // (the parser fills them in and the hash shows the canonical string); settings left out take
 // the page's defaults, so that nothing of one preset leaks into the next.
 
@@ -142,11 +143,51 @@ export const PRESETS = [
     title: 'Tornado: DOR against GOAL',
     scenario: 'k=8&routing=dor&traffic=tornado&rate=0.008&len=16&warmup=2000',
     pins: ['routing:goal,vcs:3'],
+    compare: 'routing:goal,vcs:3',
     claims: { point: { below: [0.3, 0.8] }, pin: { higher: 1.4 } },
-    text: 'The classroom comparison of Singh et al. 2003 (GOAL): the latency chart keeps GOAL\'s ' +
+    text: 'The classroom comparison of Singh et al. 2003 (GOAL), side by side: DOR on the left, ' +
+      'GOAL on the right, the same messages arriving at both. The latency chart keeps GOAL\'s ' +
       'sweep pinned beside dimension-order routing under the same tornado traffic. DOR ' +
       'saturates where its + channels fill (the utilisation heat), GOAL goes on past it by sending ' +
       'some messages the long way round. Pin more curves (VAL, MIN AD) with the Pin curve button.',
+  },
+  {
+    group: 'Side by side',
+    title: 'uniform: DOR against Duato',
+    scenario: 'k=8&routing=dor&traffic=uniform&rate=0.009&len=16&buf=4',
+    compare: 'routing:duato,vcs:3',
+    claims: { point: { below: MODERATE } },
+    text: 'Dimension-order routing (left) against Duato\'s fully adaptive routing (right) under ' +
+      'the same uniform traffic at a moderate load: the same seed gives both the same messages, ' +
+      'arriving at the same nodes at the same cycles. DOR sends every header along x first, ' +
+      'then y, and a header that meets a busy channel waits; Duato\'s headers take any free ' +
+      'channel that brings them closer, falling back on escape channels (hollow worms) only ' +
+      'when every adaptive one is busy. Compare the two live points on the latency chart.',
+  },
+  {
+    group: 'Side by side',
+    title: 'wormhole against scouting switching',
+    scenario: 'k=8&routing=adaptive&traffic=uniform&rate=0.008&len=32',
+    compare: 'switching:scouting,scout:3',
+    claims: { point: { below: [0.2, 0.9] } },
+    text: 'The same adaptive routing and the same traffic under wormhole switching (left) and ' +
+      'scouting switching with K = 3 (right). Under scouting the header runs up to three hops ' +
+      'ahead of the data (the dashed stretch) and may back off and try another way; the data ' +
+      'follows only once the probe is far enough ahead. Without faults the probe mostly costs ' +
+      'a little latency; its use is in getting round faulty channels.',
+  },
+  {
+    group: 'Side by side',
+    title: 'one VC without a dateline against two',
+    scenario: 'k=8&routing=dor&vcs=1&unsafe=1&traffic=uniform&rate=0.04&len=16&warmup=500',
+    compare: 'vcs:2,unsafe:0',
+    speed: 300,
+    claims: { point: 'deadlock' },
+    text: 'Dimension-order routing with one virtual channel and no dateline (left) against the ' +
+      'same with two, the second taken after the dateline (right), under the same heavy ' +
+      'traffic. On the left the worms soon wait on each other round a ring and the network ' +
+      'deadlocks (the cycle is haloed in purple); on the right the dateline breaks every such ' +
+      'cycle, and the network goes on, queues growing, but never stuck.',
   },
   {
     group: 'Classroom',

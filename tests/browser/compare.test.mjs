@@ -1,0 +1,119 @@
+// Compare mode: two simulations side by side from one link, in lockstep under one set of
+// controls, each run whole equal to the CLI's run of its own scenario; a bad second scenario
+// falls back to the single view with the error naming the key.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startServer, launch, openPage, canvasPixels, hash, ROOT } from './harness.mjs';
+
+const TORUS = join(ROOT, 'target', 'release', 'torus');
+const FIRST = 'k=6&routing=dor&traffic=tornado&rate=0.012&len=8&warmup=300&cycles=2000&seed=11';
+const LINK = `${FIRST}&compare=routing:goal,vcs:3`;
+const secondPixels = (page) => page.evaluate(() => document.getElementById('torus-b').toDataURL());
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+  server.stop();
+});
+
+test('a compare link restores both scenarios, each labelled with what differs', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  const [first, second] = await page.evaluate(() => window.torusExplorer.scenarios());
+  const canonical = (s) => JSON.parse(execFileSync(TORUS, ['model', s], { encoding: 'utf8' })).scenario;
+  assert.equal(first, canonical(FIRST));
+  assert.equal(second, canonical(FIRST.replace('routing=dor', 'routing=goal&vcs=3')));
+  assert.ok(await page.locator('#torus-b').isVisible(), 'the second torus is shown');
+  assert.equal(await page.locator('#torus-label').textContent(), 'DOR');
+  assert.equal(await page.locator('#torus-label-b').textContent(), 'GOAL');
+  assert.match(await page.locator('#compare-note').textContent(), /identical seeds mean identical message arrivals and destinations/);
+  assert.match(await hash(page), /&compare=routing:goal(,vcs:3)?(&|$)/);
+  // A reload of the link the page wrote restores the same two.
+  const written = await page.evaluate(() => location.href);
+  const again = await openPage(browser.context, written);
+  assert.deepEqual(await again.page.evaluate(() => window.torusExplorer.scenarios()), [first, second]);
+  // compare(null) leaves compare mode, and the link says so.
+  await page.evaluate(() => window.torusExplorer.compare(null));
+  assert.deepEqual(await page.evaluate(() => window.torusExplorer.scenarios()), [first]);
+  assert.ok(!(await page.locator('#torus-b').isVisible()));
+  assert.doesNotMatch(await hash(page), /compare=/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+});
+
+test('both canvases change while playing and not while paused; a step advances both by one cycle', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.waitForTimeout(100);
+  const a1 = await canvasPixels(page);
+  const b1 = await secondPixels(page);
+  const c1 = await page.evaluate(() => [window.torusExplorer.stats().cycle, window.torusExplorer.stats(1).cycle]);
+  assert.equal(c1[0], c1[1], 'the two run in lockstep');
+  await page.waitForTimeout(500);
+  assert.equal(await canvasPixels(page), a1, 'the first canvas stays still while paused');
+  assert.equal(await secondPixels(page), b1, 'the second canvas stays still while paused');
+
+  await page.evaluate(() => window.torusExplorer.step(1));
+  const c2 = await page.evaluate(() => [window.torusExplorer.stats().cycle, window.torusExplorer.stats(1).cycle]);
+  assert.deepEqual(c2, [c1[0] + 1, c1[1] + 1], 'a step advances both by one cycle');
+
+  await page.evaluate(() => window.torusExplorer.play());
+  await page.waitForFunction((c) => window.torusExplorer.stats().cycle > c + 100, c1[0]);
+  await page.waitForTimeout(100);
+  const a2 = await canvasPixels(page);
+  const b2 = await secondPixels(page);
+  await page.waitForTimeout(400);
+  assert.notEqual(a2, a1, 'the first canvas changes while playing');
+  assert.notEqual(b2, b1, 'the second canvas changes while playing');
+  assert.notEqual(await canvasPixels(page), a2);
+  assert.notEqual(await secondPixels(page), b2);
+
+  // Fast mode runs both; pausing brings both back at the same cycle.
+  await page.fill('#speed', '100');
+  await page.dispatchEvent('#speed', 'input');
+  const c3 = await page.evaluate(() => window.torusExplorer.stats(1).cycle);
+  await page.waitForFunction((c) => window.torusExplorer.stats(1).cycle > c + 2000, c3);
+  await page.evaluate(() => window.torusExplorer.pause());
+  const c4 = await page.evaluate(() => [window.torusExplorer.stats().cycle, window.torusExplorer.stats(1).cycle]);
+  assert.equal(c4[0], c4[1], 'fast mode hands both back in lockstep');
+  // The charts plot both live points, each in its own series.
+  const charts = await page.evaluate(() => window.torusExplorer.charts());
+  const labels = charts[0].series.map((s) => s.label);
+  assert.ok(labels.includes('live (DOR)') && labels.includes('live (GOAL)'), labels.join(' | '));
+  assert.deepEqual(errors, []);
+});
+
+test("the two runs' run() results each equal the CLI's for their own scenario", async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  const scenarios = await page.evaluate(() => window.torusExplorer.scenarios());
+  for (const i of [0, 1]) {
+    const native = JSON.parse(execFileSync(TORUS, ['run', scenarios[i]], { encoding: 'utf8' }));
+    delete native.wall_seconds;
+    const inPage = await page.evaluate((j) => window.torusExplorer.run(j), i);
+    assert.ok(native.messages_measured > 0);
+    assert.deepEqual(inPage, native, `simulation ${i}`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a bad second scenario falls back to the single view with an error naming the key', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${FIRST}&compare=routing:warp`);
+  assert.ok(await page.locator('#error').isVisible());
+  const text = await page.locator('#error').textContent();
+  assert.match(text, /routing/);
+  assert.match(text, /alone/);
+  assert.equal((await page.evaluate(() => window.torusExplorer.scenarios())).length, 1);
+  assert.ok(!(await page.locator('#torus-b').isVisible()));
+  assert.doesNotMatch(await hash(page), /compare=/);
+  // The console API says the same.
+  await assert.rejects(page.evaluate(() => window.torusExplorer.compare('k=6&vcs=99')), /vcs/);
+  assert.equal((await page.evaluate(() => window.torusExplorer.scenarios())).length, 1);
+  assert.deepEqual(errors, []);
+});
