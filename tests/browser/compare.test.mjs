@@ -84,7 +84,7 @@ test('both canvases change while playing and not while paused; a step advances b
   assert.equal(c4[0], c4[1], 'fast mode hands both back in lockstep');
   // The charts plot both live points, each in its own series.
   const charts = await page.evaluate(() => window.torusExplorer.charts());
-  const labels = charts[0].series.map((s) => s.label);
+  const labels = charts[0].series;
   assert.ok(labels.includes('live (DOR)') && labels.includes('live (GOAL)'), labels.join(' | '));
   assert.deepEqual(errors, []);
 });

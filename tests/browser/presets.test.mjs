@@ -98,10 +98,11 @@ test('a preset sets every setting it depends on, and nothing leaks into the next
     coordinates: document.getElementById('show-coordinates').checked,
     pins: window.torusExplorer.pins().length,
     logY: window.torusExplorer.charts()[0].logY,
+    simulations: window.torusExplorer.scenarios().length,
   }));
   await page.selectOption('#preset', find('Blocking and virtual channels'));
   const plain = await settings();
-  assert.deepEqual({ ...plain, speed: plain.speed.replace(/ \(warm-up.*/, '') }, { speed: '63 cycles/s', heat: true, lanes: true, coordinates: false, pins: 0, logY: false });
+  assert.deepEqual({ ...plain, speed: plain.speed.replace(/ \(warm-up.*/, '') }, { speed: '63 cycles/s', heat: true, lanes: true, coordinates: false, pins: 0, logY: false, simulations: 1 });
   await page.selectOption('#preset', find('A deadlock forms'));
   assert.match((await settings()).speed, /^302 cycles\/s/);
   // The reader changes what a preset does not mention...
@@ -110,6 +111,9 @@ test('a preset sets every setting it depends on, and nothing leaks into the next
   await page.click('#chart-latency button:has-text("log y")');
   await page.selectOption('#preset', find('Tornado: DOR against GOAL'));
   assert.equal((await settings()).pins, 1);
+  // It runs GOAL beside DOR (compare mode); the next preset shows one torus again.
+  assert.equal((await settings()).simulations, 2);
+  assert.equal(await page.locator('#torus-label-b').textContent(), 'GOAL');
   // ... and the next preset starts from the page's defaults again.
   await page.selectOption('#preset', find('Blocking and virtual channels'));
   const again = await settings();

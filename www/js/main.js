@@ -1952,7 +1952,7 @@ async function main() {
       if (error) throw new Error(error);
       return [app.scenario, ...(app.second ? [app.second.scenario] : [])];
     },
-    presets: () => PRESETS.map((p) => ({ title: p.title, scenario: p.scenario })),
+    presets: () => PRESETS.map((p) => ({ title: p.title, scenario: p.scenario, compare: p.compare ?? null })),
     loadPreset: (i) => app.loadPreset(i),
     results: () => app.results(),
     workers: () => app.runner.size,
