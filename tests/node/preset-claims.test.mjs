@@ -77,6 +77,11 @@ for (const p of PRESETS) {
     if (point === 'deadlock') {
       const run = cli(['run', scenario.replace(/cycles=\d+/, 'cycles=20000')]);
       assert.equal(run.deadlock, true, 'the run deadlocks');
+      if (claims.compared && claims.compared.deadlock === false) {
+        const other = canonical(pinScenario(scenario, p.compare));
+        const theirs = cli(['run', other.replace(/cycles=\d+/, 'cycles=20000')]);
+        assert.equal(theirs.deadlock, false, `the scenario beside it (compare=${p.compare}) does not deadlock`);
+      }
       return;
     }
     if (point === 'stall') {
