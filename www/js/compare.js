@@ -17,7 +17,7 @@ export const FIRST_COLOUR = '#D55E00';
 // its views into wasm memory, fast mode's frames, the heat and the marks): the second
 // simulation uses the same code on its own fields.
 const SHARED = ['stateViews', 'drawData', 'sampleHeat', 'drawState', 'collectMarks', 'fastFrame', 'cycle', 'liveStats',
-  'backtracks', 'liveMisroutes', 'deadlockCycle', 'heatValues'];
+  'backtracks', 'liveMisroutes', 'deadlockCycle', 'heatValues', 'stuckHeaders'];
 
 // What differs between two canonical scenarios, in the words of the page (`GOAL`, `2 VCs`).
 // Between two routing algorithms the keys that only follow from each one's defaults (its VCs,
@@ -62,6 +62,9 @@ export class Companion {
     this.beta = Number(get('beta'));
     this.scouting = get('switching') === 'scouting';
     this.classes = JSON.parse(this.explorer.vc_classes());
+    this.failedChannels = Array.from(this.explorer.failed_channels());
+    this.failedNodes = Array.from(this.explorer.failed_nodes());
+    this.hasFaults = this.failedChannels.length > 0 || this.failedNodes.length > 0;
     this.view = new TorusView(canvas);
     this.view.setGeometry(this.k, this.vcs, this.buf);
     this.views = null;
