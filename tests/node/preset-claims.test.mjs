@@ -74,14 +74,16 @@ for (const p of PRESETS) {
         `bound ${report.bound_saturation_fraction_of_capacity} of capacity, the text says ${claims.bound}`);
     }
     const point = claims.point;
+    if (claims.compared) {
+      const other = canonical(pinScenario(scenario, p.compare));
+      const theirs = cli(['run', other.replace(/cycles=\d+/, 'cycles=20000')]);
+      if (claims.compared.deadlock === false) assert.equal(theirs.deadlock, false, `the scenario beside it (compare=${p.compare}) does not deadlock`);
+      if (claims.compared.stall === false) assert.equal(theirs.fault_stall || theirs.deadlock, false, `the scenario beside it (compare=${p.compare}) does not stall`);
+      for (const field of claims.compared.none || []) assert.equal(theirs[field], 0, `the scenario beside it has no ${field}`);
+    }
     if (point === 'deadlock') {
       const run = cli(['run', scenario.replace(/cycles=\d+/, 'cycles=20000')]);
       assert.equal(run.deadlock, true, 'the run deadlocks');
-      if (claims.compared && claims.compared.deadlock === false) {
-        const other = canonical(pinScenario(scenario, p.compare));
-        const theirs = cli(['run', other.replace(/cycles=\d+/, 'cycles=20000')]);
-        assert.equal(theirs.deadlock, false, `the scenario beside it (compare=${p.compare}) does not deadlock`);
-      }
       return;
     }
     if (point === 'stall') {

@@ -1746,6 +1746,8 @@ class App {
       live: this.liveStats(),
       run: this.lastRun,
       model: this.modelReport,
+      // Compare mode's second simulation: its scenario, live numbers and model, null outside it.
+      compare: this.second ? { scenario: this.second.scenario, live: this.second.liveStats(), model: this.second.modelReport } : null,
       sweep: this.charts.sweep.map((p) => ({ scenario_rate: p.rate, ...p.report })),
       pins: this.pins.map((p) => ({
         scenario: p.scenario,

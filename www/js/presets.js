@@ -60,8 +60,8 @@ const ref = (name) => `Reference: ${PAPERS[name].reference}.`;
 //           is at least f times this one's; { fair: f } its worst pair gets at least f of its mean.
 //   than    { scenario: pin value, higher: f }: this scenario's simulated saturation rate is at
 //           least f times that of the scenario with those keys changed.
-//   compared { deadlock: false }: the preset's second simulation (compare mode) does not
-//           deadlock where this one does.
+//   compared { deadlock: false, stall: false, none: [fields] }: the preset's second simulation
+//           (compare mode) does not deadlock, does not stall at faults, has none of these.
 export const MODERATE = [0.3, 0.6];
 
 // Page defaults a preset resets when it says nothing: the speed (cycles per second, the
@@ -86,6 +86,7 @@ export function claimWords(claims) {
   if (claims.model) words.push(`the ${PAPERS[claims.model] ? PAPERS[claims.model].cite : claims.model} model applies`);
   if (claims.bound) words.push(`channel-load bound ${claims.bound.toFixed(3)} of capacity`);
   if (claims.compared && claims.compared.deadlock === false) words.push('the scenario beside it does not deadlock');
+  if (claims.compared && claims.compared.stall === false) words.push('the scenario beside it does not stall');
   return words;
 }
 
@@ -170,14 +171,15 @@ export const PRESETS = [
   {
     group: 'Side by side',
     title: 'wormhole against scouting switching',
-    scenario: 'k=8&routing=adaptive&traffic=uniform&rate=0.008&len=32',
-    compare: 'switching:scouting,scout:3',
-    claims: { point: { below: [0.4, 0.85] } },
-    text: 'The same adaptive routing and the same traffic under wormhole switching (left) and ' +
-      'scouting switching with K = 3 (right). Under scouting the header runs up to three hops ' +
-      'ahead of the data (the dashed stretch) and may back off and try another way; the data ' +
-      'follows only once the probe is far enough ahead. Without faults the probe mostly costs ' +
-      'a little latency; its use is in getting round faulty channels.',
+    scenario: `k=8&routing=duato&${FAULT_DEMO}`,
+    compare: 'switching:scouting,scout:3,misroute:8',
+    claims: { point: 'stall', shows: ['messages_stuck_at_faults'], compared: { stall: false, none: ['messages_stuck_at_faults', 'messages_unreachable'] } },
+    text: 'The same four failed links (crossed out) and the same traffic under Duato\'s adaptive ' +
+      'routing, with wormhole switching (left) and scouting switching with K = 3 (right). On the ' +
+      'left a header whose every productive channel has failed stops at the fault for good ' +
+      '(boxed) and holds the channels behind it, and the network stalls; on the right the ' +
+      'header runs up to three hops ahead of the data, so it can back out (hooked arrows) or ' +
+      'misroute round the fault, and every message arrives, a few hops longer.',
   },
   {
     group: 'Side by side',
