@@ -21,11 +21,14 @@ const SHARED = ['stateViews', 'drawData', 'sampleHeat', 'drawState', 'collectMar
 
 // What differs between two canonical scenarios, in the words of the page (`GOAL`, `2 VCs`).
 // Between two routing algorithms the keys that only follow from each one's defaults (its VCs,
-// buffer, shared queue) are left out.
+// buffer, shared queue) are left out, and so is wormhole switching's zero probe lead.
 export function differenceWords(api, from, to) {
   const diff = differences(from, to);
   const routing = diff.some(([key]) => key === 'routing');
-  const shown = diff.filter(([key]) => {
+  const switching = diff.some(([key]) => key === 'switching');
+  const shown = diff.filter(([key, value]) => {
+    // Wormhole switching has no probe lead and no misroutes: 0 says nothing more.
+    if (switching && ['scout', 'misroute'].includes(key) && value === '0') return false;
     if (!routing || !['vcs', 'buf', 'mq'].includes(key)) return true;
     const without = to.split('&').filter((p) => p.split('=')[0] !== key).join('&');
     try {
@@ -38,6 +41,7 @@ export function differenceWords(api, from, to) {
     if (key === 'vcs') return `${value} VC${value === '1' ? '' : 's'}`;
     if (key === 'unsafe') return value === '1' ? 'deadlock allowed' : 'deadlock-free';
     if (key === 'scout') return `K = ${value}`;
+    if (key === 'misroute') return `up to ${value} misroutes`;
     return shortLabel(key, value);
   };
   return shown.map(([k, v]) => words(k, v)).join(', ') || 'the same scenario';
