@@ -143,6 +143,12 @@ await viewShot('faults-scouting', '', async (page) => {
   await heatOff(page);
   await warm(3000)(page);
 });
+// Compare mode: one VC without a dateline deadlocked beside two VCs going on.
+await viewShot('compare-one-vc-two', '', async (page) => {
+  await preset(page, 'one VC without a dateline against two');
+  await heatOff(page);
+  await page.waitForFunction(() => { window.torusExplorer.step(100); return window.torusExplorer.stats().deadlock; }, null, { polling: 50, timeout: 60000 });
+});
 await viewShot('broadcast-tree', 'k=8&routing=duato&traffic=uniform&beta=0.04&rate=0.003&len=32&vcs=4&seed=4', async (page) => {
   await heatOff(page);
   await warm(300)(page);
