@@ -117,3 +117,24 @@ test('a bad second scenario falls back to the single view with an error naming t
   assert.equal((await page.evaluate(() => window.torusExplorer.scenarios())).length, 1);
   assert.deepEqual(errors, []);
 });
+
+test('presentation mode shows both tori, the latency chart and both live numbers; a phone stacks the tori', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}&view=present`);
+  const shown = (id) => page.evaluate((i) => document.getElementById(i).getClientRects().length > 0, id);
+  for (const id of ['torus', 'torus-b', 'chart-latency', 'live-numbers']) assert.ok(await shown(id), `${id} shown`);
+  assert.ok(!(await shown('scenario-form')));
+  const heads = await page.locator('#live-numbers dt.compare-head').allTextContents();
+  assert.deepEqual(heads, ['DOR', 'GOAL']);
+  const boxes = async () => page.evaluate(() => ['torus', 'torus-b'].map((id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width };
+  }));
+  const [a, b] = await boxes();
+  assert.ok(b.left >= a.left + a.width - 1 && Math.abs(a.top - b.top) < 2, `side by side: ${JSON.stringify([a, b])}`);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.evaluate(() => window.torusExplorer.present(false));
+  await page.waitForTimeout(200);
+  const [c, d] = await boxes();
+  assert.ok(d.top >= c.top + c.width - 1 && c.width > 300 && d.width > 300, `stacked, each across the screen: ${JSON.stringify([c, d])}`);
+  assert.deepEqual(errors, []);
+});

@@ -228,7 +228,8 @@ test('a preset may pin: tornado, DOR against GOAL', async () => {
   await page.selectOption('#preset', String(index));
   const pins = await page.evaluate(() => window.torusExplorer.pins());
   assert.deepEqual(pins.map((p) => p.label), ['routing=goal']);
-  assert.match(await hash(page), /routing=dor&.*&pin=routing:goal,vcs:3$/);
+  // ... and runs GOAL beside DOR (compare mode).
+  assert.match(await hash(page), /routing=dor&.*&pin=routing:goal,vcs:3&compare=routing:goal,vcs:3$/);
   assert.deepEqual(errors, []);
   await page.close();
 });
