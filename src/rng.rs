@@ -32,6 +32,28 @@ pub fn replication_seed(seed: u64, i: u64) -> u64 {
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rng(Pcg64Mcg);
 
+/// The draws a routing algorithm makes when it plans a message. The simulator answers them from
+/// its [`Rng`]; the channel-queue model answers them from a script, so that it can run an
+/// algorithm's own `plan` once for every outcome and weigh each by its probability
+/// (`models::channel_queue::routes`).
+pub trait Draw {
+    /// Uniform in `0..n` (n > 0).
+    fn below(&mut self, n: u32) -> u32;
+
+    /// True with probability `numerator / n`, drawn as `below(n) < numerator`: one draw with
+    /// two outcomes, however large `n` is.
+    fn below_is_under(&mut self, n: u32, numerator: u32) -> bool {
+        self.below(n) < numerator
+    }
+}
+
+impl Draw for Rng {
+    #[inline(always)]
+    fn below(&mut self, n: u32) -> u32 {
+        Rng::below(self, n)
+    }
+}
+
 impl Rng {
     pub fn new(seed: u64, stream: Stream) -> Rng {
         // SplitMix-style mixing keeps the streams of nearby seeds unrelated.

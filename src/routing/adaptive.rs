@@ -17,7 +17,7 @@
 //! `routing=adaptive&vcs=4` (3 is the minimum; every VC from 2 up is adaptive).
 
 use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -30,7 +30,7 @@ impl Routing for Adaptive {
         escape_pair_classes(&self.sets, "escape", "adaptive")
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }
 
@@ -57,7 +57,7 @@ impl Routing for Adaptive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::Candidate;
 
     fn candidates_at(t: &Torus, r: &Adaptive, at: Node, plan: &mut RoutePlan) -> Vec<Candidate> {

@@ -38,7 +38,7 @@
 //! happens only when an MQ is full, and the deflected packet then routes minimally again.
 
 use super::{label_vcs, Candidates, RoutePlan, Routing, VcClass, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Direction, Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +53,7 @@ pub fn outstanding_limit(mq: u32, ports: u32) -> u32 {
 impl Routing for Chaos {
     /// Only the destination: the productive directions are recomputed at every hop, since a
     /// deflection may have moved the packet off its original quadrant.
-    fn plan(&self, t: &Torus, src: Node, dest: Node, _rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, _rng: &mut impl Draw) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, 0, 0)
     }
 
@@ -85,7 +85,7 @@ impl Routing for Chaos {
 mod tests {
     use super::*;
     use crate::routing::follow;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
 
     fn ports(t: &Torus, at: Node, dest: Node) -> Vec<u32> {
         let mut c = Candidates::default();

@@ -7,7 +7,7 @@
 //! `routing=dor&vcs=2` (more VCs are split evenly between the two classes).
 
 use super::{dateline_classes, dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +28,7 @@ impl Routing for Dor {
         dateline_classes(&self.sets, 1)
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }
 
@@ -44,7 +44,7 @@ impl Routing for Dor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
 
     /// Follows the first candidate from src until ejection; returns (ports, VC masks).
     fn walk(t: &Torus, r: &Dor, src: Node, dest: Node) -> Vec<(u32, u32)> {

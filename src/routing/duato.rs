@@ -8,7 +8,7 @@
 //! `routing=duato&vcs=V`, V ≥ 3.
 
 use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +33,7 @@ impl Routing for Duato {
         escape_pair_classes(&self.sets, "escape", "adaptive")
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }
 
@@ -55,7 +55,7 @@ impl Routing for Duato {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::Candidate;
 
     #[test]

@@ -18,7 +18,7 @@
 
 use super::minad::star_channel_candidates;
 use super::{balanced_directions, escape_pair_classes, Candidates, RoutePlan, Routing, VcClass, VcSets};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +31,7 @@ impl Routing for Goal {
         escape_pair_classes(&self.sets, "*-channel", "non-* (adaptive)")
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, balanced_directions(t, src, dest, rng), 0)
     }
 
@@ -47,7 +47,7 @@ impl Routing for Goal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::{follow, Candidate};
     use crate::topology::{port_dim, port_direction};
 

@@ -12,7 +12,7 @@
 
 use super::duato::productive_ports;
 use super::{dimension_order_hop, escape_pair_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +38,7 @@ impl Routing for MinAd {
         escape_pair_classes(&self.sets, "*-channel", "non-* (adaptive)")
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0)
     }
 

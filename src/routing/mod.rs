@@ -19,7 +19,7 @@ pub mod rlb;
 pub mod romm;
 pub mod val;
 
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::scenario::{RoutingKind, Scenario};
 use crate::topology::{Direction, Node, Port, Torus};
 use serde::Serialize;
@@ -91,7 +91,7 @@ impl DimensionOrder {
     pub const ASCENDING: DimensionOrder = DimensionOrder(0b10_01_00);
 
     /// Each of the n! orders of the first `n` dimensions with equal probability (Fisher–Yates).
-    pub fn random(n: u32, rng: &mut Rng) -> DimensionOrder {
+    pub fn random(n: u32, rng: &mut impl Draw) -> DimensionOrder {
         let mut dims = [0u8, 1, 2];
         for i in (1..n as usize).rev() {
             dims.swap(i, rng.below(i as u32 + 1) as usize);
@@ -113,7 +113,7 @@ impl Default for DimensionOrder {
 
 /// Per-message routing state, fixed at generation by [`Routing::plan`] and updated only by the
 /// algorithm itself. Small and `Copy`: it lives in the message table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct RoutePlan {
     pub dest: Node,
     /// Where the current phase ends: an intermediate node for two-phase algorithms, else `dest`.
@@ -199,7 +199,7 @@ fn coordinates(t: &Torus, node: Node) -> [u8; 3] {
 /// Minimal directions from `from` to `to`: bit d set for −; a tie (offset exactly k/2) is broken
 /// uniformly at random, as BookSim's `dim_order_torus` does and `docs/models/bounds.md` assumes.
 #[inline(always)]
-pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
+pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut impl Draw) -> u8 {
     let (a, b) = (t.coordinates_of(from), t.coordinates_of(to));
     let mut minus = 0u8;
     for d in 0..t.n as usize {
@@ -219,7 +219,7 @@ pub fn minimal_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 
 /// `docs/models/bounds.md` §3): in each dimension with ring distance D > 0, the short direction
 /// with probability (k − D)/k and the long one (k − D hops) with probability D/k. A tie
 /// (D = k/2) is then ½–½; D = 0 means no travel in that dimension (bit clear).
-pub fn balanced_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8 {
+pub fn balanced_directions(t: &Torus, from: Node, to: Node, rng: &mut impl Draw) -> u8 {
     let mut minus = 0u8;
     for d in 0..t.n {
         let o = t.offset(from, to, d);
@@ -228,7 +228,7 @@ pub fn balanced_directions(t: &Torus, from: Node, to: Node, rng: &mut Rng) -> u8
         }
         let short = o.min(t.k - o);
         let short_is_minus = 2 * o > t.k;
-        let take_short = rng.below(t.k) < t.k - short;
+        let take_short = rng.below_is_under(t.k, t.k - short);
         if short_is_minus == take_short {
             minus |= 1 << d;
         }
@@ -353,7 +353,9 @@ pub fn dateline_classes(sets: &VcSets, phases: u32) -> Vec<VcClass> {
 /// A routing algorithm.
 pub trait Routing {
     /// Once per message at generation: the oblivious choices (directions, intermediate node).
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan;
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan
+    where
+        Self: Sized;
     /// Each time a header waits at a router: the admissible next hops. `plan` may be updated
     /// (a two-phase algorithm switches phase at its intermediate node).
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates);
@@ -441,7 +443,7 @@ macro_rules! with_algorithm {
 }
 
 impl Routing for Algorithm {
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         with_algorithm!(self, r => r.plan(t, src, dest, rng))
     }
     fn candidates(&self, t: &Torus, at: Node, plan: &mut RoutePlan, out: &mut Candidates) {
@@ -505,6 +507,7 @@ pub(crate) fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     #[test]
     fn vc_groups_partition_and_degrade() {

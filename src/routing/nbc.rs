@@ -32,7 +32,7 @@
 
 use super::duato::productive_ports;
 use super::{label_vcs, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 /// The most negative hops a minimal route takes on a k-ary n-cube with even k: a route has at
@@ -87,7 +87,7 @@ impl Routing for Nbc {
     }
 
     /// Minimal directions, and the bonus-card start level drawn from the unneeded levels.
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         let mut plan = RoutePlan::towards(t, src, dest, dest, minimal_directions(t, src, dest, rng), 0);
         let needed = negative_hops_ahead(t, src, t.distance(src, dest));
         let bonus_cards = self.most_negative_hops - needed;
@@ -122,7 +122,7 @@ impl Routing for Nbc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::Candidate;
 
     fn candidates_at(t: &Torus, r: &Nbc, at: Node, plan: &mut RoutePlan) -> Vec<Candidate> {

@@ -29,7 +29,7 @@
 
 use super::romm::node_in_quadrant;
 use super::{balanced_directions, dimension_order_hop, label_vcs, Candidates, DimensionOrder, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -70,7 +70,7 @@ impl Routing for Rlb {
         label_vcs(vcs, &classes)
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         let minus = balanced_directions(t, src, dest, rng);
         let via = node_in_quadrant(t, src, dest, minus, rng);
         let orders = [DimensionOrder::random(t.n, rng), DimensionOrder::random(t.n, rng)];
@@ -94,7 +94,7 @@ impl Routing for Rlb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::follow;
     use crate::topology::{port_dim, port_direction};
 

@@ -13,7 +13,7 @@
 
 use super::val::two_phase_dimension_order;
 use super::{dateline_classes, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Direction, Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -23,7 +23,7 @@ pub struct Romm {
 
 /// A node drawn uniformly from the box a route from `src` to `dest` along `minus` spans: in
 /// each dimension, 0 to all of its hops along the chosen direction. Shared with [`super::rlb`].
-pub(super) fn node_in_quadrant(t: &Torus, src: Node, dest: Node, minus: u8, rng: &mut Rng) -> Node {
+pub(super) fn node_in_quadrant(t: &Torus, src: Node, dest: Node, minus: u8, rng: &mut impl Draw) -> Node {
     let mut via = src;
     for d in 0..t.n {
         let x = t.coordinate(src, d);
@@ -43,7 +43,7 @@ impl Routing for Romm {
         dateline_classes(&self.sets, 2)
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         let minus = minimal_directions(t, src, dest, rng);
         let via = node_in_quadrant(t, src, dest, minus, rng);
         RoutePlan::via(t, src, via, dest, minus, minus)
@@ -57,7 +57,7 @@ impl Routing for Romm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::follow;
     use std::collections::HashMap;
 

@@ -13,7 +13,7 @@
 //! `routing=val&vcs=4` (more VCs are split evenly among the four classes).
 
 use super::{dateline_classes, dimension_order_hop, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Rng;
+use crate::rng::Draw;
 use crate::topology::{Node, Torus};
 
 #[derive(Clone, Copy, Debug)]
@@ -40,7 +40,7 @@ impl Routing for Valiant {
         dateline_classes(&self.sets, 2)
     }
 
-    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut Rng) -> RoutePlan {
+    fn plan(&self, t: &Torus, src: Node, dest: Node, rng: &mut impl Draw) -> RoutePlan {
         let via = rng.below(t.nodes());
         let minus = minimal_directions(t, src, via, rng);
         let next_minus = minimal_directions(t, via, dest, rng);
@@ -55,7 +55,7 @@ impl Routing for Valiant {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
+    use crate::rng::{Rng, Stream};
     use crate::routing::follow;
 
     fn hops(t: &Torus, r: &Valiant, src: Node, plan: RoutePlan) -> Vec<(Node, u32, u32)> {
