@@ -108,13 +108,30 @@ pub struct ModelBenchResult {
     pub curve_ms: f64,
 }
 
-/// The model benchmarks: every seed's validation configuration, and seed 002's model on a 16×16
-/// torus, the slowest to converge.
+/// The channel-queue model's benchmarks (`docs/models/channel-queue.md` §9): 8×8,
+/// translation-invariant patterns (uniform, tornado, neighbour) and not (transpose, a random
+/// permutation, hot spot), oblivious and adaptive algorithms.
+pub const CHANNEL_QUEUE_BENCH_SCENARIOS: &[&str] = &[
+    "k=8&routing=dor&traffic=uniform&len=16",
+    "k=8&routing=dor&traffic=tornado&len=16",
+    "k=8&routing=val&traffic=neighbor&len=16",
+    "k=8&routing=rlb&traffic=uniform&len=16",
+    "k=8&routing=goal&traffic=tornado&len=16",
+    "k=8&routing=goal&traffic=uniform&len=16",
+    "k=8&routing=minad&traffic=uniform&len=16",
+    "k=8&routing=dor&traffic=transpose&len=16",
+    "k=8&routing=romm&traffic=permutation&len=16",
+    "k=8&routing=minad&traffic=hotspot&len=16",
+];
+
+/// The model benchmarks: every paper's validation configuration, Quaglia et al.'s model on a
+/// 16×16 torus (the slowest of the papers' models to converge), and the channel-queue model's.
 pub fn model_bench_scenarios() -> Vec<Scenario> {
     crate::validation::latency_configurations()
         .into_iter()
         .map(|c| c.scenario)
         .chain([Scenario::parse("k=16&routing=adaptive&traffic=uniform&len=12&vcs=4").expect("valid model benchmark")])
+        .chain(CHANNEL_QUEUE_BENCH_SCENARIOS.iter().map(|s| Scenario::parse(s).expect("valid model benchmark")))
         .collect()
 }
 
@@ -201,7 +218,7 @@ mod tests {
         let scenarios = model_bench_scenarios();
         let names: std::collections::BTreeSet<&str> =
             scenarios.iter().map(|s| models::applicable(s).expect("a model applies to every benchmark").name()).collect();
-        assert_eq!(names.len(), 4, "all four latency models are timed: {names:?}");
+        assert_eq!(names.len(), 5, "all five latency models are timed: {names:?}");
         let s = Scenario::parse("k=4&routing=adaptive&traffic=uniform&len=12&vcs=4").unwrap();
         let r = bench_model(&s).unwrap();
         assert_eq!((r.model, r.points), (models::applicable(&s).unwrap().name(), MODEL_CURVE_POINTS));
@@ -212,8 +229,8 @@ mod tests {
         assert_eq!(rates.len(), MODEL_CURVE_POINTS);
         assert!(rates[0] > 0.0 && rates[MODEL_CURVE_POINTS - 1] < r.saturation_rate);
         assert!(models::curve(&s, &rates).iter().all(Option::is_some));
-        let dor = Scenario::parse("k=8&routing=dor").unwrap();
-        assert!(bench_model(&dor).unwrap_err().contains("routing=dor"), "no model: the reason");
+        let chaos = Scenario::parse("k=8&routing=chaos").unwrap();
+        assert!(bench_model(&chaos).unwrap_err().contains("chaos"), "no model: the reason");
     }
 
     #[test]

@@ -100,6 +100,22 @@ pub fn model_curve(input: &str, rates: Vec<f64>) -> Result<String, JsError> {
     Ok(json(&models::curve(&parse(input)?, &rates)))
 }
 
+/// The channel-queue model's latency at each rate, also where a paper's model applies (`null`
+/// where saturated or where the model does not apply), as a JSON array. Where no paper's model
+/// applies it is `model_curve`'s.
+#[wasm_bindgen]
+pub fn channel_queue_curve(input: &str, rates: Vec<f64>) -> Result<String, JsError> {
+    Ok(json(&models::channel_queue_curve(&parse(input)?, &rates)))
+}
+
+/// The channel-queue model's flits/cycle on every channel at the scenario's rate, in the order
+/// of `Explorer.channel_flits` (empty where the model does not apply; past saturation, the
+/// offered load).
+#[wasm_bindgen]
+pub fn predicted_channel_utilisation(input: &str) -> Result<Vec<f64>, JsError> {
+    Ok(models::channel_queue::predicted_utilisation(&parse(input)?))
+}
+
 /// A simulation the page steps and draws.
 #[wasm_bindgen]
 pub struct Explorer {

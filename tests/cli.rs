@@ -31,16 +31,34 @@ fn sweep_prints_one_line_per_rate_with_the_model() {
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[2]["rate"].as_f64().unwrap(), 0.03);
     assert!(lines.iter().all(|l| l.get("model_latency").is_some()));
+    assert!(lines.iter().all(|l| l["channel_queue_latency"].as_f64().is_some()));
 }
 
 #[test]
-fn model_reports_the_bound_and_why_no_model_applies() {
-    let (code, out, _) = torus(&["model", "routing=dor&traffic=tornado&len=1"]);
+fn model_reports_the_bound_and_the_channel_queue_model_where_no_seed_model_applies() {
+    let (code, out, _) = torus(&["model", "routing=dor&traffic=tornado&len=1&rate=0.1"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!(v["model"].is_null());
-    assert!(v["reason"].as_str().unwrap().contains("routing=dor"));
+    assert_eq!(v["model"], "channel-queue");
+    assert!(v["reason"].is_null());
+    assert_eq!(v["latency"], v["channel_queue"]["latency"]);
+    assert!(v["channel_queue"]["saturation_rate"].as_f64().unwrap() > 0.1);
+    assert_eq!(v["channel_utilisation_predicted"].as_array().unwrap().len(), 256);
     assert!((v["bound_saturation_fraction_of_capacity"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    // A seed model keeps its place; the channel-queue model is reported beside it.
+    let (_, out, _) = torus(&["model", "routing=nbc&rate=0.005"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["model"], "nbc");
+    assert!(v["channel_queue"]["latency"].as_f64().unwrap() > 16.0);
+    assert_ne!(v["latency"], v["channel_queue"]["latency"]);
+    // Chaos has neither: one reason for each.
+    let (_, out, _) = torus(&["model", "routing=chaos"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["model"].is_null());
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("routing=chaos") && reason.contains("deflects"), "{reason}");
+    assert!(v["channel_queue"]["reason"].as_str().unwrap().contains("chaos"));
+    assert!(v["channel_utilisation_predicted"].as_array().unwrap().is_empty());
 }
 
 #[test]
@@ -98,7 +116,7 @@ fn bench_models_times_a_curve_of_every_model() {
     assert_eq!(code, 0, "{err}");
     let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let models: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["model"].as_str().unwrap()).collect();
-    assert_eq!(models.into_iter().collect::<Vec<_>>(), ["broadcast", "nbc", "quaglia-adaptive", "scouting"]);
+    assert_eq!(models.into_iter().collect::<Vec<_>>(), ["broadcast", "channel-queue", "nbc", "quaglia-adaptive", "scouting"]);
     for r in &rows {
         assert_eq!(r["points"], 100);
         assert!(r["curve_ms"].as_f64().unwrap() > 0.0 && r["saturation_rate"].as_f64().unwrap() > 0.0, "{r}");

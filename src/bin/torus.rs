@@ -226,14 +226,15 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let rates = parse_rates(spec)?;
             let stop = args.iter().any(|a| a == "--stop-at-saturation");
             Simulation::new(&s)?;
-            let model = torus_explorer::models::curve(&s, &rates);
+            let curves = torus_explorer::models::curves(&s, &rates);
             let Some(points) = mode.carry_out(|runner| experiment::sweep_replicated(runner, &s, &rates, seeds, stop))? else {
                 return Ok(());
             };
-            for ((rate, point), model_latency) in rates.iter().zip(&points).zip(model) {
+            for (i, (rate, point)) in rates.iter().zip(&points).enumerate() {
                 let mut value = if seeds == 1 { serde_json::to_value(&point.first)? } else { serde_json::to_value(point)? };
                 value["rate"] = (*rate).into();
-                value["model_latency"] = model_latency.into();
+                value["model_latency"] = curves.curve[i].into();
+                value["channel_queue_latency"] = curves.channel_queue_curve[i].into();
                 out!("{value}");
                 if point.saturated() {
                     let why = match (seeds, &point.first.saturation_reason) {

@@ -7,9 +7,13 @@
 //! - [`scouting`]: seed 001, scouting switching with fully adaptive routing.
 //! - [`broadcast`]: seed 003, unicast latency under a broadcast fraction β (`routing=duato`).
 //! - [`bounds`]: seed 004's channel-load throughput bounds, for every algorithm and pattern.
+//! - [`channel_queue`]: the project's own model (`docs/models/channel-queue.md`), for every
+//!   routing algorithm with virtual channels and every pattern; the prediction wherever no
+//!   paper's model applies.
 
 pub mod bounds;
 pub mod broadcast;
+pub mod channel_queue;
 pub mod nbc;
 pub mod quaglia_adaptive;
 pub mod scouting;
@@ -42,6 +46,10 @@ pub trait LatencyModel {
     /// Highest rate at which [`LatencyModel::evaluate`] still gives a finite latency.
     fn saturation_rate(&self, s: &Scenario) -> f64 {
         saturation_by_bisection(|rate| self.evaluate(s, rate).latency.is_some(), s)
+    }
+    /// The latency at each rate (`None` where saturated).
+    fn curve(&self, s: &Scenario, rates: &[f64]) -> Vec<Option<f64>> {
+        rates.iter().map(|&r| self.evaluate(s, r).latency).collect()
     }
 }
 
@@ -78,8 +86,8 @@ pub fn bisect_edge(mut lo: f64, mut hi: f64, relative_width: f64, finite: impl F
     lo
 }
 
-/// The latency model that describes a scenario, or why none does.
-pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
+/// The paper's model that describes a scenario, or why none does.
+pub fn paper_model(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
     use crate::scenario::{RoutingKind, Switching};
     fn boxed<M: LatencyModel + 'static>(m: M) -> Box<dyn LatencyModel> {
         Box::new(m)
@@ -102,14 +110,25 @@ pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
     }
 }
 
+/// The latency model shown for a scenario: its paper's model where one applies, else the
+/// channel-queue model; or why neither does.
+pub fn applicable(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
+    paper_model(s).or_else(|paper| match channel_queue::assumptions_hold(s) {
+        Ok(()) => Ok(Box::new(channel_queue::ChannelQueue) as Box<dyn LatencyModel>),
+        Err(own) => Err(format!("{paper}; {own}")),
+    })
+}
+
 /// What `torus model` prints: the applicable model at the scenario's rate, its saturation
-/// rate and intermediate quantities, and the channel-load bound (which applies to every
-/// algorithm and pattern).
+/// rate and intermediate quantities, the channel-queue model beside it (which applies to every
+/// algorithm with virtual channels and every pattern), and the channel-load bound (which
+/// applies to every algorithm and pattern).
 #[derive(Clone, Debug, Serialize)]
 pub struct ModelReport {
     pub scenario: String,
     pub rate: f64,
-    /// Name of the applicable model, or `None`.
+    /// Name of the applicable model (the paper's model where one applies, else `channel-queue`),
+    /// or `None`.
     pub model: Option<&'static str>,
     pub description: Option<&'static str>,
     /// Why no model applies.
@@ -122,16 +141,28 @@ pub struct ModelReport {
     pub bound_saturation_fraction_of_capacity: Option<f64>,
     pub bound_saturation_rate: Option<f64>,
     pub bound: bounds::Bound,
+    /// The channel-queue model at the scenario's rate, or why it does not apply.
+    pub channel_queue: channel_queue::Report,
+    /// Its predicted flits/cycle on every channel, in the order of the simulator's
+    /// `channel_utilisation`; empty where it does not apply.
+    pub channel_utilisation_predicted: Vec<f64>,
 }
 
 pub fn report(s: &Scenario) -> ModelReport {
     let bound = bounds::bound(s);
-    let (model, description, reason, latency, saturation_rate, quantities) = match applicable(s) {
+    let (own, utilisation) = channel_queue::report(s);
+    let (model, description, reason, latency, saturation_rate, quantities) = match paper_model(s) {
         Ok(m) => {
             let e = m.evaluate(s, s.rate);
             (Some(m.name()), Some(m.describe()), None, e.latency, Some(m.saturation_rate(s)), e.quantities)
         }
-        Err(why) => (None, None, Some(why), None, None, BTreeMap::new()),
+        Err(paper) => match &own.reason {
+            None => {
+                let cq = channel_queue::ChannelQueue;
+                (Some(cq.name()), Some(cq.describe()), None, own.latency, own.saturation_rate, own.quantities.clone())
+            }
+            Some(why) => (None, None, Some(format!("{paper}; {why}")), None, None, BTreeMap::new()),
+        },
     };
     ModelReport {
         scenario: s.canonical(),
@@ -146,14 +177,41 @@ pub fn report(s: &Scenario) -> ModelReport {
         bound_saturation_fraction_of_capacity: bound.fraction_of_capacity,
         bound_saturation_rate: bound.saturation_rate,
         bound,
+        channel_queue: own,
+        channel_utilisation_predicted: utilisation,
     }
 }
 
 /// The applicable model's latency at each rate (`None` where saturated or where no model
-/// applies).
+/// applies): the paper's model's where one applies, else the channel-queue model's.
 pub fn curve(s: &Scenario, rates: &[f64]) -> Vec<Option<f64>> {
     match applicable(s) {
-        Ok(m) => rates.iter().map(|&r| m.evaluate(s, r).latency).collect(),
+        Ok(m) => m.curve(s, rates),
         Err(_) => vec![None; rates.len()],
     }
+}
+
+/// The channel-queue model's latency at each rate, whatever paper's model applies (`None` where
+/// saturated or where it does not apply).
+pub fn channel_queue_curve(s: &Scenario, rates: &[f64]) -> Vec<Option<f64>> {
+    channel_queue::ChannelQueue.curve(s, rates)
+}
+
+/// The applicable model's curve and the channel-queue model's, for drawing both.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Curves {
+    /// As [`curve`].
+    pub curve: Vec<Option<f64>>,
+    /// As [`channel_queue_curve`]; the same as `curve` where no paper's model applies.
+    pub channel_queue_curve: Vec<Option<f64>>,
+}
+
+/// Both curves at `rates`, the channel-queue model evaluated once when it is the applicable one.
+pub fn curves(s: &Scenario, rates: &[f64]) -> Curves {
+    let channel_queue_curve = channel_queue_curve(s, rates);
+    let curve = match paper_model(s) {
+        Ok(m) => m.curve(s, rates),
+        Err(_) => channel_queue_curve.clone(),
+    };
+    Curves { curve, channel_queue_curve }
 }

@@ -28,6 +28,14 @@ pub fn all_vcs_busy(channel_rate: f64, service_time: f64, vcs: usize) -> f64 {
     last / total
 }
 
+/// P_0 and P_V of [`vc_occupancy`] without allocating: the probabilities that no VC and that
+/// every VC of a channel is busy.
+pub fn occupancy_ends(channel_rate: f64, service_time: f64, vcs: usize) -> (f64, f64) {
+    let (total, last) =
+        occupancy_weights(channel_rate * service_time, vcs).fold((0.0, 0.0), |(total, _), w| (total + w, w));
+    (1.0 / total, last / total)
+}
+
 /// The unnormalised weights q_0..q_V of the occupancy chain at channel load λ_c S.
 fn occupancy_weights(load: f64, vcs: usize) -> impl Iterator<Item = f64> {
     let mut weight = 1.0;
@@ -177,6 +185,8 @@ mod tests {
         assert!(heavy[4] > light[4] && heavy[0] < light[0]);
         assert_eq!(vc_occupancy(0.0, 20.0, 4), vec![1.0, 0.0, 0.0, 0.0, 0.0]);
         assert_eq!(all_vcs_busy(0.03, 20.0, 4), heavy[4]);
+        let (idle, busy) = occupancy_ends(0.03, 20.0, 4);
+        assert!((idle - heavy[0]).abs() < 1e-15 && (busy - heavy[4]).abs() < 1e-15);
         // One VC: busy with probability λ_c S.
         assert!((all_vcs_busy(0.01, 20.0, 1) - 0.2).abs() < 1e-15);
     }

@@ -1,12 +1,19 @@
 // Off the main thread: whole runs (warm-up, measurement, drain: exactly `torus run`) and the
 // models (`torus model`'s report, and the model's latency at given rates), one request at a
 // time; and the page's fast mode, in a worker of its own (see FastMode in wasm-loader.js).
-import init, { run, model, model_curve as modelCurve, Explorer } from '../pkg/torus_explorer.js';
+import init, {
+  run, model, model_curve as modelCurve, channel_queue_curve as channelQueueCurve,
+  predicted_channel_utilisation as predictedUtilisation, Explorer,
+} from '../pkg/torus_explorer.js';
 
 const OPS = {
   run: (m) => run(m.scenario),
   report: (m) => model(m.scenario),
   curve: (m) => modelCurve(m.scenario, new Float64Array(m.rates)),
+  // The channel-queue model's latency at given rates, also where a paper's model applies.
+  channelQueueCurve: (m) => channelQueueCurve(m.scenario, new Float64Array(m.rates)),
+  // The channel-queue model's flits/cycle on every channel at the scenario's rate.
+  predictedUtilisation: (m) => JSON.stringify(Array.from(predictedUtilisation(m.scenario))),
 };
 
 // Fast mode: the page's simulation, handed over as saved state, runs here as fast as it can;

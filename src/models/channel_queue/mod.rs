@@ -1,0 +1,417 @@
+//! The project's own latency model, `channel-queue`: a prediction for every routing algorithm
+//! with virtual channels and every traffic pattern (`docs/models/channel-queue.md`; "§N" below
+//! is a section of that page).
+//!
+//! It generalises the papers' models channel by channel. Routes come from the simulator's own
+//! routing rules ([`routes`]): every plan an algorithm can draw, followed hop by hop through
+//! the candidates it offers. Every (channel, VC class) is a resource with Dally's occupancy
+//! chain; a header meets an M/G/1 wait with Draper & Ghosh's second moment where every VC it
+//! may take is busy, less the traffic of its own input; hold times are computed backwards from
+//! the destination over the routers the worm spans (⌈M/B⌉), and adaptive algorithms split
+//! among their candidates by how likely each is free ([`solve`]). The source queue is an
+//! M/G/1 queue, the ejection port an M/D/1 server.
+//!
+//! At zero load the latency is exactly M plus the mean route length of the scenario's algorithm
+//! and pattern, both legs of VAL and ROMM included.
+
+pub mod queueing;
+pub mod routes;
+pub mod solve;
+
+use super::{bisect_edge, Evaluation, LatencyModel};
+use crate::scenario::{RoutingKind, Scenario, Switching};
+use routes::ResourceKind;
+use serde::Serialize;
+use solve::{Prepared, Solution};
+use std::collections::BTreeMap;
+
+/// Relative width to which the saturation rate is bisected (§6: 0.1 %).
+pub const SATURATION_TOLERANCE: f64 = 1e-3;
+
+/// Why the model does not describe a scenario, if it does not (§1).
+pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
+    if s.routing == RoutingKind::Chaos {
+        return Err("the channel-queue model needs virtual channels; chaos deflects packets instead".into());
+    }
+    if s.switching == Switching::Scouting {
+        return Err("the channel-queue model assumes wormhole switching; scouting switching has its paper's model".into());
+    }
+    if s.beta > 0.0 {
+        return Err("the channel-queue model has unicast messages only; broadcasts (beta > 0) have their paper's model".into());
+    }
+    Ok(())
+}
+
+/// The channel-queue model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChannelQueue;
+
+/// The model prepared for one scenario: routes built once, solved at any rate.
+pub struct Model {
+    prepared: Prepared,
+}
+
+impl Model {
+    pub fn new(s: &Scenario) -> Result<Model, String> {
+        assumptions_hold(s)?;
+        Ok(Model { prepared: Prepared::new(s)? })
+    }
+
+    pub fn solve(&self, rate: f64) -> Option<Solution> {
+        if !(rate >= 0.0 && rate.is_finite()) {
+            return None;
+        }
+        self.prepared.solve(rate, None)
+    }
+
+    /// The latency at each rate. A rate above the last solved one starts from its solution
+    /// (which lies below its own), and one above a saturated rate is saturated too.
+    pub fn curve(&self, rates: &[f64]) -> Vec<Option<f64>> {
+        let mut previous: Option<Solution> = None;
+        let mut saturated_from = f64::INFINITY;
+        rates
+            .iter()
+            .map(|&rate| {
+                if !(rate >= 0.0 && rate.is_finite()) || rate >= saturated_from {
+                    return None;
+                }
+                let start = previous.as_ref().filter(|p| p.rate <= rate).map(|p| p.hold.as_slice());
+                let solution = self.prepared.solve(rate, start);
+                let latency = solution.as_ref().map(|s| s.latency);
+                match solution {
+                    Some(s) => previous = Some(s),
+                    None => saturated_from = saturated_from.min(rate),
+                }
+                latency
+            })
+            .collect()
+    }
+
+    /// The smallest rate at which the fixed point fails, to 0.1 % (§6). Each rate
+    /// tried starts from the solution of the highest rate solved so far.
+    pub fn saturation_rate(&self) -> f64 {
+        let hi = 1.0 / self.prepared.len;
+        let below: std::cell::RefCell<Option<Vec<f64>>> = std::cell::RefCell::new(None);
+        let solves = |rate: f64| {
+            let start = below.borrow().clone();
+            match self.prepared.solve(rate, start.as_deref()) {
+                Some(solution) => {
+                    *below.borrow_mut() = Some(solution.hold);
+                    true
+                }
+                None => false,
+            }
+        };
+        if solves(hi) {
+            return hi;
+        }
+        bisect_edge(0.0, hi, SATURATION_TOLERANCE, solves)
+    }
+
+    /// Flits/cycle on every channel, in the simulator's channel order: λ_c · M.
+    pub fn channel_utilisation(&self, solution: &Solution) -> Vec<f64> {
+        let p = &self.prepared;
+        let mut utilisation = vec![0.0; p.routes.channels as usize];
+        for (r, res) in p.routes.resources.iter().enumerate() {
+            if let Some(c) = res.channel() {
+                utilisation[c as usize] += solution.flows.resource[r] * p.len;
+            }
+        }
+        utilisation
+    }
+
+    /// The offered flits/cycle on every channel at `rate` with the zero-load split: above 1
+    /// where a channel cannot carry it (what is shown past saturation).
+    pub fn offered_utilisation(&self, rate: f64) -> Vec<f64> {
+        let p = &self.prepared;
+        let mut offered = vec![0.0; p.routes.channels as usize];
+        for (r, res) in p.routes.resources.iter().enumerate() {
+            if let Some(c) = res.channel() {
+                offered[c as usize] += rate * p.routes.fixed.resource[r] * p.len;
+            }
+        }
+        offered
+    }
+
+    /// The intermediate quantities of §7, by name: per hop (every routing decision,
+    /// the one at the source and the ejection included, as the simulator counts them) the
+    /// probability of waiting for a VC and the mean of that wait, the waits for the channel's
+    /// flit slots and for the ejection port; the source wait; V̄ and P_v; the hottest channel.
+    pub fn quantities(&self, solution: &Solution) -> BTreeMap<String, f64> {
+        let p = &self.prepared;
+        let r = &p.routes;
+        let mut q = BTreeMap::new();
+        let f = &solution.flows.decision;
+        let decisions: f64 = f.iter().sum();
+        let per_hop = |values: &[f64]| if decisions > 0.0 { f.iter().zip(values).map(|(f, v)| f * v).sum::<f64>() / decisions } else { 0.0 };
+        let blocked = per_hop(&solution.block);
+        q.insert("blocking_probability".to_string(), blocked);
+        let blocked_waiting: Vec<f64> = solution.block.iter().zip(&solution.vc_wait).map(|(b, w)| b * w).collect();
+        q.insert("W_c".to_string(), if blocked > 0.0 { per_hop(&blocked_waiting) / blocked } else { 0.0 });
+        q.insert("channel_wait_per_hop".to_string(), per_hop(&solution.channel_wait));
+        q.insert("ejection_wait".to_string(), per_hop(&solution.ejection_wait) * decisions / (solution.rate * p.nodes as f64).max(f64::MIN_POSITIVE));
+        q.insert("delay_per_message".to_string(), solution.mean_delay);
+        // The simulator's source wait runs until the header leaves the injection VC, so it
+        // includes the delay at the source router.
+        let at_source: f64 = r
+            .decisions
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| matches!(r.resources[d.input as usize].kind, ResourceKind::Injection(_)))
+            .map(|(d, _)| f[d] * solution.delay[d])
+            .sum::<f64>()
+            / (solution.rate * p.nodes as f64).max(f64::MIN_POSITIVE);
+        q.insert("W_s".to_string(), solution.mean_source_wait + at_source);
+        q.insert("source_queue_wait".to_string(), solution.mean_source_wait);
+        q.insert("mean_hops".to_string(), solution.mean_hops);
+        let degree = crate::models::shared::multiplexing_degree;
+        let used: Vec<usize> = (0..p.channel_resources.len())
+            .filter(|&c| p.channel_resources[c].iter().any(|&i| solution.flows.resource[i as usize] > 0.0))
+            .collect();
+        let degrees: Vec<f64> = used.iter().map(|&c| degree(&solution.channel_occupancy[c])).collect();
+        if !degrees.is_empty() {
+            q.insert("V_bar_min".to_string(), degrees.iter().cloned().fold(f64::INFINITY, f64::min));
+            q.insert("V_bar_max".to_string(), degrees.iter().cloned().fold(0.0, f64::max));
+            q.insert("V_bar_mean".to_string(), degrees.iter().sum::<f64>() / degrees.len() as f64);
+        }
+        // P_v and V̄ over every channel-cycle, as the simulator counts them.
+        let channels = p.channel_resources.len() as f64;
+        let mut busy = vec![0.0; 1];
+        for occupancy in &solution.channel_occupancy {
+            if busy.len() < occupancy.len() {
+                busy.resize(occupancy.len(), 0.0);
+            }
+            for (v, x) in occupancy.iter().enumerate() {
+                busy[v] += x / channels;
+            }
+        }
+        for (v, x) in busy.iter().enumerate() {
+            q.insert(format!("P_v[{v}]"), *x);
+        }
+        q.insert("V_bar".to_string(), degree(&busy));
+        let utilisation = self.channel_utilisation(solution);
+        if let Some((hottest, &u)) = utilisation.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) {
+            let resources = &p.channel_resources[hottest];
+            let rate: f64 = resources.iter().map(|&i| solution.flows.resource[i as usize]).sum();
+            let held: f64 = resources.iter().map(|&i| solution.flows.resource[i as usize] * solution.hold[i as usize]).sum();
+            q.insert("hottest_channel".to_string(), hottest as f64);
+            q.insert("hottest_lambda_c".to_string(), rate);
+            q.insert("hottest_S_c".to_string(), if rate > 0.0 { held / rate } else { p.len + 1.0 });
+            q.insert("hottest_utilisation".to_string(), u);
+        }
+        q.insert("rounds".to_string(), solution.rounds as f64);
+        q
+    }
+}
+
+impl LatencyModel for ChannelQueue {
+    fn name(&self) -> &'static str {
+        "channel-queue"
+    }
+
+    fn describe(&self) -> &'static str {
+        "the project's own model: every (channel, VC class) an M/G/1 server with Draper & Ghosh's \
+         service times and Dally's VC chain, over the routes of the simulator's own routing rules; \
+         any routing algorithm with virtual channels, any traffic pattern"
+    }
+
+    fn evaluate(&self, s: &Scenario, rate: f64) -> Evaluation {
+        let Ok(model) = Model::new(s) else {
+            return Evaluation::default();
+        };
+        match model.solve(rate) {
+            Some(solution) => Evaluation { latency: Some(solution.latency), quantities: model.quantities(&solution) },
+            None => Evaluation::default(),
+        }
+    }
+
+    fn saturation_rate(&self, s: &Scenario) -> f64 {
+        Model::new(s).map_or(0.0, |m| m.saturation_rate())
+    }
+
+    fn curve(&self, s: &Scenario, rates: &[f64]) -> Vec<Option<f64>> {
+        match Model::new(s) {
+            Ok(model) => model.curve(rates),
+            Err(_) => vec![None; rates.len()],
+        }
+    }
+}
+
+/// What `torus model` reports of the channel-queue model (`channel_queue`).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Report {
+    /// Mean latency at the scenario's rate, cycles; `None` when saturated or not applicable.
+    pub latency: Option<f64>,
+    pub saturation_rate: Option<f64>,
+    pub saturated: bool,
+    pub quantities: BTreeMap<String, f64>,
+    /// Why the model does not apply (chaos, scouting, broadcasts).
+    pub reason: Option<String>,
+    /// Whether the routes were enumerated exactly or from sampled plans (large tori).
+    pub routes: Option<String>,
+}
+
+/// The predicted flits/cycle on every channel at the scenario's rate, in the simulator's channel
+/// order: λ_c · M where the fixed point holds, the offered load at the zero-load split past
+/// saturation, empty where the model does not apply.
+pub fn predicted_utilisation(s: &Scenario) -> Vec<f64> {
+    let Ok(model) = Model::new(s) else {
+        return Vec::new();
+    };
+    match model.solve(s.rate) {
+        Some(solution) => model.channel_utilisation(&solution),
+        None => model.offered_utilisation(s.rate),
+    }
+}
+
+/// The channel-queue report of a scenario and its predicted per-channel utilisation
+/// (flits/cycle, the simulator's channel order; empty when the model does not apply; past
+/// saturation, the offered load at the zero-load split).
+pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
+    let model = match Model::new(s) {
+        Ok(m) => m,
+        Err(reason) => return (Report { reason: Some(reason), ..Report::default() }, Vec::new()),
+    };
+    let routes = Some(match model.prepared.routes.enumeration {
+        routes::Enumeration::Exact => "exact".to_string(),
+        routes::Enumeration::Sampled { per_pair } => format!("sampled, {per_pair} plans per pair"),
+    });
+    let saturation_rate = Some(model.saturation_rate());
+    match model.solve(s.rate) {
+        Some(solution) => {
+            let utilisation = model.channel_utilisation(&solution);
+            let report = Report {
+                latency: Some(solution.latency),
+                saturation_rate,
+                saturated: false,
+                quantities: model.quantities(&solution),
+                reason: None,
+                routes,
+            };
+            (report, utilisation)
+        }
+        None => (Report { saturation_rate, saturated: true, routes, ..Report::default() }, model.offered_utilisation(s.rate)),
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models;
+    use crate::topology::Torus;
+
+    fn scenario(text: &str) -> Scenario {
+        Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// Mean route lengths worked by hand. 4×4 torus, ring distances 0, 1, 2, 1 per dimension:
+    /// - uniform, minimal: Σ over the 16 offsets of d_x + d_y = 2 · 4 · 4 = 32, over the 15
+    ///   other nodes: 32/15;
+    /// - uniform, RLB and GOAL: 2 D (k − D)/k per dimension = 0, 1.5, 2, 1.5, so 2 · 4 · 5 = 40
+    ///   over 15: 40/15;
+    /// - VAL: each leg goes to a node uniform over all 16 (the intermediate, then the
+    ///   destination seen from it): 2 + 2 = 4 whatever the pattern;
+    /// - tornado (x + 1): 1 hop minimal, 1.5 for RLB and GOAL (D = 1);
+    /// - transpose: the 4 diagonal nodes send to themselves, the others ring distance D(y − x)
+    ///   in both dimensions: 2 · 4 · 4 / 16 = 2.
+    ///
+    /// A 5-node ring, uniform: distances 1, 2, 2, 1, so 1.5; VAL 2 · 6/5 = 2.4. A 3×3×3 torus,
+    /// uniform: 3 dimensions · 9 · 2 = 54 over 26 nodes.
+    const ZERO_LOAD: [(&str, f64); 22] = [
+        ("k=4&routing=dor&traffic=uniform", 32.0 / 15.0),
+        ("k=4&routing=romm&traffic=uniform", 32.0 / 15.0),
+        ("k=4&routing=minad&traffic=uniform", 32.0 / 15.0),
+        ("k=4&routing=duato&traffic=uniform", 32.0 / 15.0),
+        ("k=4&routing=adaptive&traffic=uniform", 32.0 / 15.0),
+        ("k=4&routing=nbc&traffic=uniform", 32.0 / 15.0),
+        ("k=4&routing=rlb&traffic=uniform", 40.0 / 15.0),
+        ("k=4&routing=goal&traffic=uniform", 40.0 / 15.0),
+        ("k=4&routing=val&traffic=uniform", 4.0),
+        ("k=4&routing=val&traffic=tornado", 4.0),
+        ("k=4&routing=val&traffic=transpose", 4.0),
+        ("k=4&routing=dor&traffic=tornado", 1.0),
+        ("k=4&routing=romm&traffic=tornado", 1.0),
+        ("k=4&routing=minad&traffic=tornado", 1.0),
+        ("k=4&routing=rlb&traffic=tornado", 1.5),
+        ("k=4&routing=goal&traffic=tornado", 1.5),
+        ("k=4&routing=dor&traffic=transpose", 2.0),
+        ("k=4&routing=romm&traffic=transpose", 2.0),
+        ("k=4&routing=duato&traffic=transpose", 2.0),
+        ("k=5&n=1&routing=dor&traffic=uniform", 1.5),
+        ("k=5&n=1&routing=val&traffic=uniform", 2.4),
+        ("k=3&n=3&routing=dor&traffic=uniform", 54.0 / 26.0),
+    ];
+
+    #[test]
+    fn at_zero_load_the_latency_is_the_message_length_plus_the_mean_route_length() {
+        for (text, hops) in ZERO_LOAD {
+            for len in [1, 16, 32] {
+                let s = scenario(&format!("{text}&len={len}"));
+                let latency = Model::new(&s).unwrap().solve(0.0).unwrap().latency;
+                assert!((latency - (len as f64 + hops)).abs() < 1e-9, "{text}&len={len}: {latency} vs {}", len as f64 + hops);
+            }
+        }
+    }
+
+    #[test]
+    fn latency_rises_with_the_rate_up_to_saturation_below_the_channel_load_bound() {
+        for text in ["k=4&routing=dor&traffic=uniform", "k=4&routing=val&traffic=tornado", "k=4&routing=goal&traffic=transpose"] {
+            let s = scenario(&format!("{text}&len=16"));
+            let model = Model::new(&s).unwrap();
+            let saturation = model.saturation_rate();
+            let bound = models::bounds::bound(&s).saturation_rate.unwrap();
+            assert!(saturation > 0.0 && saturation <= bound * (1.0 + 1e-9), "{text}: {saturation} vs bound {bound}");
+            let rates: Vec<f64> = (1..=10).map(|i| saturation * i as f64 / 11.0).collect();
+            let curve = model.curve(&rates);
+            assert!(curve.windows(2).all(|w| w[0].unwrap() < w[1].unwrap()), "{text}: {curve:?}");
+            assert!(model.solve(saturation * 1.05).is_none(), "{text}: past saturation");
+            // The curve starts each rate from the last solution: the same fixed point as a cold
+            // start, to the convergence tolerance.
+            for (rate, warm) in rates.iter().zip(&curve) {
+                let cold = model.solve(*rate).unwrap().latency;
+                assert!((warm.unwrap() - cold).abs() < 1e-4 * cold, "{text} at {rate}: {warm:?} vs {cold}");
+            }
+        }
+    }
+
+    #[test]
+    fn predicted_utilisation_is_the_flow_of_each_channel_in_the_simulator_order() {
+        // DOR tornado on 8×8 (§4): every +x channel carries 3λ messages, the others
+        // nothing; λ M flits each.
+        let s = scenario("k=8&routing=dor&traffic=tornado&len=16&rate=0.005");
+        let utilisation = predicted_utilisation(&s);
+        let t = Torus::new(8, 2);
+        assert_eq!(utilisation.len(), t.channels() as usize);
+        for (c, u) in utilisation.iter().enumerate() {
+            let expected = if t.channel_port(c as u32) == 0 { 3.0 * 0.005 * 16.0 } else { 0.0 };
+            assert!((u - expected).abs() < 1e-12, "channel {c}: {u}");
+        }
+        // Past saturation: the offered load, above 1 flit/cycle on the hottest channels.
+        let past = predicted_utilisation(&Scenario { rate: 0.03, ..s });
+        assert!(past.iter().cloned().fold(0.0, f64::max) > 1.0);
+    }
+
+    #[test]
+    fn the_report_names_the_model_or_says_why_it_does_not_apply() {
+        let (report, utilisation) = super::report(&scenario("k=8&routing=goal&traffic=tornado&rate=0.005"));
+        assert_eq!(report.reason, None);
+        assert!(report.latency.unwrap() > 16.0 && !report.saturated);
+        assert!(report.saturation_rate.unwrap() > 0.005);
+        for key in ["blocking_probability", "W_c", "W_s", "V_bar_min", "V_bar_mean", "V_bar_max", "hottest_lambda_c", "hottest_S_c", "hottest_utilisation"] {
+            assert!(report.quantities.contains_key(key), "{key}");
+        }
+        assert_eq!(utilisation.len(), 256);
+        for (text, word) in [
+            ("routing=chaos", "chaos"),
+            ("routing=adaptive&switching=scouting&scout=3", "scouting"),
+            ("routing=duato&vcs=4&beta=0.02", "broadcasts"),
+        ] {
+            let (cq, utilisation) = super::report(&scenario(text));
+            assert!(cq.reason.as_deref().is_some_and(|r| r.contains(word)), "{text}: {cq:?}");
+            assert!(cq.latency.is_none() && utilisation.is_empty());
+        }
+        let saturated = super::report(&scenario("k=8&routing=dor&traffic=tornado&rate=0.05")).0;
+        assert!(saturated.saturated && saturated.latency.is_none() && saturated.reason.is_none());
+    }
+}

@@ -1,0 +1,600 @@
+//! The fixed point of §5 at one rate, and the latency of §6.
+//!
+//! Unknowns: the hold time S of every resource (network VC class and injection VC). One round:
+//! - from S, every resource's occupancy (Dally's chain), the probability P_V that all its VCs
+//!   are busy, and how long a header it blocks waits (§4);
+//! - every decision's delay: waiting for a VC (P_b · wait, the same-input exclusion), waiting
+//!   behind the previous message of its own input, waiting for the channel's flit slots while
+//!   worms on its other VCs stream, and at the destination the ejection port; for adaptive
+//!   decisions the split among the options, which moves the flows (§3);
+//! - new hold times, from the delays met in the routers ahead while the worm still holds the
+//!   resource (§5).
+//!
+//! "The routers ahead" follow the routes one decision at a time: after an edge (decision,
+//! option), the next decision is drawn from the flows that really follow that edge, and after
+//! that from the flows that follow the next edge. That keeps the route's direction and class
+//! across each hop, and forgets where it came from two hops back.
+//!
+//! Where this departs from §4–§6, and why (each measured against the simulator; §11 of
+//! `docs/models/channel-queue.md`):
+//! - A VC is held until the tail has left its buffer downstream, not only until the tail has
+//!   crossed the channel: a header given the VC earlier queues behind that tail in the same
+//!   buffer, so for the next header the VC is not free before. The window is therefore ⌈M/B⌉
+//!   routers after the channel, and one cycle more.
+//! - A blocked header waits for the residual hold of the VCs it may take and for a full hold
+//!   per older header waiting from *another* input, R/(1 − S·Σ_others λ_i (1 − λ_i/λ_c)), in
+//!   place of the M/G/1 W/ρ = R/(1 − ρ): at most one header per input waits, and the inputs of
+//!   a torus channel are few (§10's finite-source suggestion). The M/G/1 form saturated tornado
+//!   and transpose 30 % early.
+//! - The same-input exclusion leaves out the previous message of the header's own input, but
+//!   a header that waited for its input follows that message closely, and waits for the part
+//!   of its hold beyond its M flits when it is still ahead.
+//! - Worms on different VCs of a channel share its flit slots, oldest first: a header whose
+//!   channel is streaming another input's worm waits for the residual M/2 of that worm, queued
+//!   behind the others' flits. With one VC per class this is rare (a second worm of the class
+//!   is blocked at the VC instead); with many VCs it is most of the delay. It replaces V̄ in
+//!   the latency, which it models hop by hop.
+
+use super::queueing::{behind_own_input, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, vc_wait};
+use super::routes::{Flows, ResourceKind, Routes, NONE};
+use crate::models::shared::{occupancy_ends, vc_occupancy};
+use crate::routing::MAX_CANDIDATES;
+use crate::scenario::Scenario;
+use std::collections::HashMap;
+
+/// Relative change of every hold time below which the fixed point counts as converged.
+pub const TOLERANCE: f64 = 1e-6;
+/// Rounds after which a rate counts as saturated.
+pub const MAX_ROUNDS: usize = 500;
+/// The wait given to a resource at or past saturation while an adaptive split is still moving
+/// away from it: large enough that the split leaves it, finite so that the rounds go on.
+const OVERLOADED_WAIT: f64 = 1e6;
+
+/// What the rate does not change: the routes and the scenario's sizes.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub routes: Routes,
+    pub len: f64,
+    /// ⌈M/B⌉: the routers after a channel whose delays its VC waits for.
+    pub window: usize,
+    pub nodes: usize,
+    /// Per channel: its resources (one per VC class used on it).
+    pub channel_resources: Vec<Vec<u32>>,
+    /// Per resource: its channel, or NONE.
+    resource_channel: Vec<u32>,
+    /// Per node: its injection resource (NONE when the node sends nothing).
+    pub injection: Vec<u32>,
+    /// Per injection resource: the decisions made at its source.
+    source_decisions: Vec<Vec<u32>>,
+    /// Per resource: the edges that take it.
+    resource_edges: Vec<Vec<u32>>,
+    /// Per transition: its (input, channel) pair; per option: the same pair.
+    transition_pair: Vec<u32>,
+    pairs: usize,
+}
+
+/// The model at one rate.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub rate: f64,
+    /// Mean latency, cycles (§6).
+    pub latency: f64,
+    /// S per resource (0 for ejection ports).
+    pub hold: Vec<f64>,
+    /// Messages/cycle per resource, decision, edge, follower and transition (at this rate).
+    pub flows: Flows,
+    /// Per decision: probability of waiting for a VC (P_b), the mean of that wait, and the
+    /// whole delay (VC, own input, channel slots, ejection).
+    pub block: Vec<f64>,
+    pub vc_wait: Vec<f64>,
+    pub delay: Vec<f64>,
+    /// Per decision: the wait for the channel's flit slots, and for the ejection port.
+    pub channel_wait: Vec<f64>,
+    pub ejection_wait: Vec<f64>,
+    /// Per node: the wait in its source queue.
+    pub source_wait: Vec<f64>,
+    /// Per channel: its busy-VC distribution (P_v, v = 0..), the classes convolved.
+    pub channel_occupancy: Vec<Vec<f64>>,
+    pub rounds: usize,
+    pub mean_source_wait: f64,
+    pub mean_delay: f64,
+    pub mean_hops: f64,
+}
+
+impl Prepared {
+    pub fn new(s: &Scenario) -> Result<Prepared, String> {
+        let routes = Routes::new(s)?;
+        let nodes = routes.nodes as usize;
+        let mut channel_resources = vec![Vec::new(); routes.channels as usize];
+        let mut resource_channel = vec![NONE; routes.resources.len()];
+        let mut injection = vec![NONE; nodes];
+        for (r, res) in routes.resources.iter().enumerate() {
+            match res.kind {
+                ResourceKind::Network { channel, .. } => {
+                    channel_resources[channel as usize].push(r as u32);
+                    resource_channel[r] = channel;
+                }
+                ResourceKind::Injection(node) => injection[node as usize] = r as u32,
+                ResourceKind::Ejection(_) => {}
+            }
+        }
+        let mut source_decisions = vec![Vec::new(); routes.resources.len()];
+        for (d, decision) in routes.decisions.iter().enumerate() {
+            if matches!(routes.resources[decision.input as usize].kind, ResourceKind::Injection(_)) {
+                source_decisions[decision.input as usize].push(d as u32);
+            }
+        }
+        let mut resource_edges = vec![Vec::new(); routes.resources.len()];
+        for (e, option) in routes.options.iter().enumerate() {
+            resource_edges[option.resource as usize].push(e as u32);
+        }
+        let mut pair_ids: HashMap<(u32, u32), u32> = HashMap::new();
+        let transition_pair = routes
+            .transitions
+            .iter()
+            .map(|&(input, b)| {
+                let next = pair_ids.len() as u32;
+                *pair_ids.entry((input, resource_channel[b as usize])).or_insert(next)
+            })
+            .collect();
+        Ok(Prepared {
+            len: s.len as f64,
+            window: s.len.div_ceil(s.buf) as usize,
+            nodes,
+            channel_resources,
+            resource_channel,
+            injection,
+            source_decisions,
+            resource_edges,
+            transition_pair,
+            pairs: pair_ids.len(),
+            routes,
+        })
+    }
+
+    /// The hold times of an idle network: M + 1 for a network VC (its tail leaves its buffer
+    /// one cycle after crossing), M for an injection VC.
+    pub fn idle_hold(&self) -> Vec<f64> {
+        self.routes
+            .resources
+            .iter()
+            .map(|r| match r.kind {
+                ResourceKind::Network { .. } => self.len + 1.0,
+                ResourceKind::Injection(_) => self.len,
+                ResourceKind::Ejection(_) => 0.0,
+            })
+            .collect()
+    }
+
+    /// Solves the fixed point at `rate`, from `start` hold times (a lower rate's solution, which
+    /// saves rounds) or an idle network's. `None` when saturated: some resource at ρ ≥ 1, or no
+    /// convergence in [`MAX_ROUNDS`] rounds, from either start (an adaptive split may settle on
+    /// a fixed point from one start and not from the other).
+    pub fn solve(&self, rate: f64, start: Option<&[f64]>) -> Option<Solution> {
+        match start {
+            Some(hold) => self.solve_from(rate, hold.to_vec()).or_else(|| self.solve_from(rate, self.idle_hold())),
+            None => self.solve_from(rate, self.idle_hold()),
+        }
+    }
+
+    fn solve_from(&self, rate: f64, mut hold: Vec<f64>) -> Option<Solution> {
+        let mut round = Round::new(self);
+        for rounds in 1..=MAX_ROUNDS {
+            let next = round.run(self, rate, &hold)?;
+            let converged = next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0));
+            hold = next;
+            if converged {
+                round.run(self, rate, &hold)?;
+                return (!round.overloaded).then(|| round.solution(self, rate, hold, rounds));
+            }
+        }
+        None
+    }
+}
+
+/// Scratch state of the rounds at one rate.
+struct Round {
+    /// Whether some resource is at or past saturation this round. Oblivious routes then have no
+    /// fixed point; adaptive ones go on, since their split may still leave it (it starts from
+    /// the zero-load split), and are saturated only if it is still so once converged.
+    overloaded: bool,
+    split: Vec<f64>,
+    /// Whether the split has been computed once: from then on it moves half way to each new
+    /// value, or adaptive routes oscillate between rounds near saturation.
+    split_started: bool,
+    flows: Flows,
+    /// Per resource: P_V, the residual hold per VC (the ejection wait for an ejection port), and
+    /// Σ_i λ_i (1 − λ_i/λ_c) over its inputs.
+    all_busy: Vec<f64>,
+    residual: Vec<f64>,
+    contention: Vec<f64>,
+    /// Per resource: probability that a header entering it follows its previous holder closely.
+    followed: Vec<f64>,
+    /// Per (input, channel) pair: messages/cycle at one message per node per cycle.
+    pair_flow: Vec<f64>,
+    /// Per channel: messages/cycle at one message per node per cycle, and the probability that
+    /// none of its VCs is busy (nothing queued downstream, for the selection).
+    channel_flow: Vec<f64>,
+    channel_idle: Vec<f64>,
+    block: Vec<f64>,
+    vc_wait: Vec<f64>,
+    delay: Vec<f64>,
+    channel_wait: Vec<f64>,
+    ejection_wait: Vec<f64>,
+    /// Per decision, G_j: the delay expected over its router and the j − 1 after it.
+    ahead: Vec<f64>,
+    /// Per edge, A_j: the delay expected over the j routers after it.
+    after: Vec<f64>,
+    next_after: Vec<f64>,
+    source_wait: Vec<f64>,
+}
+
+impl Round {
+    fn new(p: &Prepared) -> Round {
+        let r = &p.routes;
+        let split: Vec<f64> =
+            r.decisions.iter().flat_map(|d| (0..d.len).map(|i| if i == 0 { 1.0 } else { 0.0 })).collect();
+        let (resources, decisions, edges) = (r.resources.len(), r.decisions.len(), r.options.len());
+        Round {
+            overloaded: false,
+            flows: r.fixed.clone(),
+            split,
+            split_started: false,
+            all_busy: vec![0.0; resources],
+            residual: vec![0.0; resources],
+            contention: vec![0.0; resources],
+            followed: vec![0.0; resources],
+            pair_flow: vec![0.0; p.pairs],
+            channel_flow: vec![0.0; r.channels as usize],
+            channel_idle: vec![1.0; r.channels as usize],
+            block: vec![0.0; decisions],
+            vc_wait: vec![0.0; decisions],
+            delay: vec![0.0; decisions],
+            channel_wait: vec![0.0; decisions],
+            ejection_wait: vec![0.0; decisions],
+            ahead: vec![0.0; decisions],
+            after: vec![0.0; edges],
+            next_after: vec![0.0; edges],
+            source_wait: vec![0.0; p.nodes],
+        }
+    }
+
+    /// One round from hold times `hold`: the new hold times, or `None` when some resource is
+    /// at or past saturation.
+    fn run(&mut self, p: &Prepared, rate: f64, hold: &[f64]) -> Option<Vec<f64>> {
+        let r = &p.routes;
+        let len = p.len;
+        self.overloaded = false;
+        self.channel_flow.iter_mut().for_each(|x| *x = 0.0);
+        for (i, res) in r.resources.iter().enumerate() {
+            let lambda = rate * self.flows.resource[i];
+            match res.kind {
+                ResourceKind::Ejection(_) => {
+                    self.residual[i] = ejection_wait(lambda, len);
+                    if !self.residual[i].is_finite() {
+                        self.overload(r.adaptive)?;
+                        self.residual[i] = OVERLOADED_WAIT;
+                    }
+                }
+                _ if lambda * hold[i] >= 1.0 => {
+                    self.overload(r.adaptive)?;
+                    self.all_busy[i] = 1.0;
+                    self.residual[i] = OVERLOADED_WAIT;
+                }
+                _ => {
+                    let (_, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
+                    self.all_busy[i] = all_busy;
+                    self.residual[i] = vc_wait(hold[i], len, res.vcs as f64, 0.0);
+                }
+            }
+            if p.resource_channel[i] != NONE {
+                self.channel_flow[p.resource_channel[i] as usize] += self.flows.resource[i];
+            }
+        }
+        if self.channel_flow.iter().any(|&f| rate * f * len >= 1.0) {
+            self.overload(r.adaptive)?;
+        }
+        self.contention.iter_mut().for_each(|x| *x = 0.0);
+        self.pair_flow.iter_mut().for_each(|x| *x = 0.0);
+        for (t, &(_, b)) in r.transitions.iter().enumerate() {
+            let (from, total) = (rate * self.flows.transition[t], rate * self.flows.resource[b as usize]);
+            if total > 0.0 {
+                self.contention[b as usize] += from * (1.0 - from / total);
+            }
+            self.pair_flow[p.transition_pair[t] as usize] += self.flows.transition[t];
+        }
+        self.follow_closely(p, rate, hold);
+        if r.adaptive {
+            for (c, resources) in p.channel_resources.iter().enumerate() {
+                self.channel_idle[c] = resources
+                    .iter()
+                    .map(|&i| occupancy_ends(rate * self.flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize).0)
+                    .product();
+            }
+            self.update_split(p);
+            r.flows_into(&self.split, &mut self.flows);
+        }
+        for d in 0..r.decisions.len() {
+            self.decide(p, rate, hold, d);
+        }
+        // Delays over the routers ahead, one more router per step: G_j per decision (its
+        // router and the j − 1 after it), A_j per edge (the j routers after it).
+        let window = p.window;
+        self.after.iter_mut().for_each(|a| *a = 0.0);
+        for _ in 0..window {
+            for (d, decision) in r.decisions.iter().enumerate() {
+                let mut g = self.delay[d];
+                for e in decision.first as usize..(decision.first + decision.len) as usize {
+                    g += self.split[e] * self.after[e];
+                }
+                self.ahead[d] = g;
+            }
+            for e in 0..r.options.len() {
+                let flow = self.flows.edge[e];
+                let mut a = 0.0;
+                if flow > 0.0 {
+                    for k in r.followers_of(e) {
+                        a += self.flows.follower[k] * self.ahead[r.followers[k] as usize];
+                    }
+                    a /= flow;
+                }
+                self.next_after[e] = a;
+            }
+            std::mem::swap(&mut self.after, &mut self.next_after);
+        }
+        // `ahead` holds G_w, `after` A_w.
+        let mut new_hold = vec![0.0; hold.len()];
+        for (i, res) in r.resources.iter().enumerate() {
+            if !matches!(res.kind, ResourceKind::Network { .. }) {
+                continue;
+            }
+            let (mut total, mut flow) = (0.0, 0.0);
+            for &e in &p.resource_edges[i] {
+                total += self.flows.edge[e as usize] * self.after[e as usize];
+                flow += self.flows.edge[e as usize];
+            }
+            new_hold[i] = len + 1.0 + if flow > 0.0 { total / flow } else { 0.0 };
+        }
+        // Injection VCs: the delays at the source router and the ⌈M/B⌉ − 1 after it.
+        for (node, &inj) in p.injection.iter().enumerate() {
+            if inj == NONE {
+                continue;
+            }
+            let (mut total, mut flow) = (0.0, 0.0);
+            for &d in &p.source_decisions[inj as usize] {
+                total += self.flows.decision[d as usize] * self.ahead[d as usize];
+                flow += self.flows.decision[d as usize];
+            }
+            let s = len + if flow > 0.0 { total / flow } else { 0.0 };
+            new_hold[inj as usize] = s;
+            self.source_wait[node] = mg1_wait(rate * flow, s, len);
+            if !self.source_wait[node].is_finite() {
+                self.overload(r.adaptive)?;
+                self.source_wait[node] = OVERLOADED_WAIT;
+            }
+        }
+        Some(new_hold)
+    }
+
+    /// Notes that a resource is at or past saturation: `None` (no fixed point) unless the split
+    /// may still move away from it.
+    fn overload(&mut self, adaptive: bool) -> Option<()> {
+        self.overloaded = true;
+        adaptive.then_some(())
+    }
+
+    /// How often a header follows the previous holder of its input closely: it waited for that
+    /// input (blocked at the decision that took it, or queued at its source).
+    fn follow_closely(&mut self, p: &Prepared, rate: f64, hold: &[f64]) {
+        let r = &p.routes;
+        self.followed.iter_mut().for_each(|x| *x = 0.0);
+        for (e, option) in r.options.iter().enumerate() {
+            let d = r.option_decision[e] as usize;
+            self.followed[option.resource as usize] += self.flows.edge[e] * self.block[d];
+        }
+        for (i, res) in r.resources.iter().enumerate() {
+            let total = self.flows.resource[i];
+            self.followed[i] = match res.kind {
+                ResourceKind::Injection(_) => (rate * total * hold[i]).min(1.0),
+                _ if total > 0.0 => self.followed[i] / total,
+                _ => 0.0,
+            };
+        }
+    }
+
+    /// The delay of decision `d` at the current flows and hold times.
+    fn decide(&mut self, p: &Prepared, rate: f64, hold: &[f64], d: usize) {
+        let r = &p.routes;
+        let len = p.len;
+        let decision = r.decisions[d];
+        let options = decision.first as usize..(decision.first + decision.len) as usize;
+        let input = decision.input as usize;
+        let (mut blocked, mut waits, mut ejection, mut channel) = (1.0, 0.0, 0.0, 0.0);
+        for e in options.clone() {
+            let b = r.options[e].resource as usize;
+            let from = self.flows.transition[r.option_transition[e] as usize];
+            let share = other_inputs_share(from, self.flows.resource[b]);
+            if matches!(r.resources[b].kind, ResourceKind::Ejection(_)) {
+                // No VC to win: the ejection port serves the messages of other inputs first.
+                ejection = self.residual[b] * share;
+                blocked = 0.0;
+                break;
+            }
+            blocked *= self.all_busy[b] * share;
+            let others = (self.contention[b] - rate * from * share).max(0.0);
+            waits += vc_wait(hold[b], len, r.resources[b].vcs as f64, others).min(OVERLOADED_WAIT);
+            channel += self.split[e] * self.channel_slots(p, rate, hold, d, e);
+        }
+        let m = decision.len as f64;
+        let vc_wait = if blocked > 0.0 { waits / (m * m) } else { 0.0 };
+        let mut delay = ejection + blocked * vc_wait + channel;
+        if decision.len == 1 && ejection == 0.0 && self.flows.resource[input] > 0.0 {
+            // Behind the previous message of the same input, which also went this way: wait for
+            // the part of its hold beyond the M + 1 cycles of its flits.
+            let e = decision.first as usize;
+            let b = r.options[e].resource as usize;
+            let same_way = self.flows.transition[r.option_transition[e] as usize] / self.flows.resource[input];
+            delay += behind_own_input(self.followed[input], same_way, hold[b], len);
+        }
+        self.block[d] = blocked;
+        self.vc_wait[d] = vc_wait;
+        self.channel_wait[d] = channel;
+        self.ejection_wait[d] = ejection;
+        self.delay[d] = delay;
+    }
+
+    /// The wait for the flit slots of option `e`'s channel: another input's worm streaming on
+    /// another VC of it sends first. An option taken because the earlier ones on the same
+    /// channel were busy finds their worms on the channel, streaming for M of their S cycles.
+    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], d: usize, e: usize) -> f64 {
+        let r = &p.routes;
+        let len = p.len;
+        let decision = r.decisions[d];
+        let b = r.options[e].resource as usize;
+        let c = p.resource_channel[b];
+        if c == NONE {
+            return 0.0;
+        }
+        let from_input = self.pair_flow[p.transition_pair[r.option_transition[e] as usize] as usize];
+        let to_class = self.flows.transition[r.option_transition[e] as usize];
+        // With one VC in its class, a worm of the class holds the VC and blocks there instead.
+        let same_class = if r.resources[b].vcs == 1 { self.flows.resource[b] - to_class } else { 0.0 };
+        let mut others = (self.channel_flow[c as usize] - from_input - same_class).max(0.0);
+        let mut idle = 1.0;
+        for earlier in decision.first as usize..e {
+            let b2 = r.options[earlier].resource as usize;
+            if p.resource_channel[b2] == c {
+                let from2 = self.flows.transition[r.option_transition[earlier] as usize];
+                others = (others - (self.flows.resource[b2] - from2)).max(0.0);
+                idle *= 1.0 - (len / hold[b2]).min(1.0);
+            }
+        }
+        channel_slot_wait(rate * others * len, idle, len).min(OVERLOADED_WAIT)
+    }
+
+    /// The split of every adaptive decision among its options (§3): the lowest
+    /// priority with a free option is served; within it the simulator takes the free option
+    /// whose channel has the fewest flits queued downstream, the earlier on a tie, so a free
+    /// option on an idle channel goes before any later one, and among channels with flits
+    /// queued the split is even; on one channel the earlier class first. A header that finds
+    /// every option busy takes the first to free, in proportion to how fast each frees.
+    fn update_split(&mut self, p: &Prepared) {
+        let r = &p.routes;
+        for decision in &r.decisions {
+            if decision.len == 1 {
+                continue;
+            }
+            let first = decision.first as usize;
+            let n = decision.len as usize;
+            let mut free = [0.0f64; MAX_CANDIDATES];
+            for (i, f) in free.iter_mut().enumerate().take(n) {
+                let e = first + i;
+                let b = r.options[e].resource as usize;
+                let from = self.flows.transition[r.option_transition[e] as usize];
+                *f = 1.0 - self.all_busy[b] * other_inputs_share(from, self.flows.resource[b]);
+            }
+            let channel_of = |i: usize| p.resource_channel[r.options[first + i].resource as usize];
+            let mut taken = [0.0f64; MAX_CANDIDATES];
+            let mut reach = 1.0;
+            let mut done = [false; MAX_CANDIDATES];
+            while let Some(lowest) = (0..n).filter(|&i| !done[i]).map(|i| r.options[first + i].priority).min() {
+                // The group's channels, in order of first appearance.
+                let mut channels = [NONE; MAX_CANDIDATES];
+                let mut port_free = [0.0f64; MAX_CANDIDATES];
+                let mut count = 0;
+                let mut none_free = 1.0;
+                for i in (0..n).filter(|&i| r.options[first + i].priority == lowest) {
+                    done[i] = true;
+                    none_free *= 1.0 - free[i];
+                    let c = channel_of(i);
+                    let k = match channels[..count].iter().position(|&x| x == c) {
+                        Some(k) => k,
+                        None => {
+                            channels[count] = c;
+                            port_free[count] = 0.0;
+                            count += 1;
+                            count - 1
+                        }
+                    };
+                    // The channel is free when any of its options is.
+                    port_free[k] = 1.0 - (1.0 - port_free[k]) * (1.0 - free[i]);
+                }
+                let mut chosen = [0.0f64; MAX_CANDIDATES];
+                let mut no_idle_before = 1.0;
+                let mut queued = [0.0f64; MAX_CANDIDATES];
+                for k in 0..count {
+                    let idle = if channels[k] == NONE { 1.0 } else { self.channel_idle[channels[k] as usize] };
+                    let free_idle = port_free[k] * idle;
+                    chosen[k] = free_idle * no_idle_before;
+                    no_idle_before *= 1.0 - free_idle;
+                    queued[k] = if free_idle < 1.0 { port_free[k] * (1.0 - idle) / (1.0 - free_idle) } else { 0.0 };
+                }
+                let any_queued = 1.0 - queued[..count].iter().map(|q| 1.0 - q).product::<f64>();
+                let total: f64 = queued[..count].iter().sum();
+                for k in 0..count {
+                    if total > 0.0 {
+                        chosen[k] += no_idle_before * any_queued * queued[k] / total;
+                    }
+                    if port_free[k] <= 0.0 {
+                        continue;
+                    }
+                    let mut none_before = 1.0;
+                    for i in (0..n).filter(|&i| r.options[first + i].priority == lowest && channel_of(i) == channels[k]) {
+                        taken[i] += reach * chosen[k] * free[i] * none_before / port_free[k];
+                        none_before *= 1.0 - free[i];
+                    }
+                }
+                reach *= none_free;
+            }
+            // Every option busy: the first to free, at rate 1/residual.
+            let rates: Vec<f64> = (0..n).map(|i| 1.0 / self.residual[r.options[first + i].resource as usize].max(1e-12)).collect();
+            let total: f64 = rates.iter().sum();
+            for i in 0..n {
+                let computed = taken[i] + reach * rates[i] / total;
+                let e = first + i;
+                self.split[e] = if self.split_started { 0.5 * (self.split[e] + computed) } else { computed };
+            }
+        }
+        self.split_started = true;
+    }
+
+    fn solution(&self, p: &Prepared, rate: f64, hold: Vec<f64>, rounds: usize) -> Solution {
+        let r = &p.routes;
+        let mut flows = self.flows.clone();
+        for v in [&mut flows.decision, &mut flows.edge, &mut flows.follower, &mut flows.resource, &mut flows.transition] {
+            v.iter_mut().for_each(|x| *x *= rate);
+        }
+        let channel_occupancy: Vec<Vec<f64>> = p
+            .channel_resources
+            .iter()
+            .map(|resources| {
+                resources.iter().fold(vec![1.0], |acc, &i| {
+                    convolve(&acc, &vc_occupancy(flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize))
+                })
+            })
+            .collect();
+        let nodes = p.nodes as f64;
+        let messages = rate * nodes;
+        let mean_source_wait = self.source_wait.iter().sum::<f64>() / nodes;
+        let mean_delay = if messages > 0.0 { flows.decision.iter().zip(&self.delay).map(|(f, d)| f * d).sum::<f64>() / messages } else { 0.0 };
+        let hops: f64 = self.flows.edge.iter().zip(&r.options).filter(|(_, o)| p.resource_channel[o.resource as usize] != NONE).map(|(f, _)| f).sum();
+        let mean_hops = hops / nodes;
+        Solution {
+            rate,
+            latency: mean_source_wait + mean_delay + p.len + mean_hops,
+            hold,
+            flows,
+            block: self.block.clone(),
+            vc_wait: self.vc_wait.clone(),
+            delay: self.delay.clone(),
+            channel_wait: self.channel_wait.clone(),
+            ejection_wait: self.ejection_wait.clone(),
+            source_wait: self.source_wait.clone(),
+            channel_occupancy,
+            rounds,
+            mean_source_wait,
+            mean_delay,
+            mean_hops,
+        }
+    }
+}
