@@ -35,7 +35,7 @@ fn sweep_prints_one_line_per_rate_with_the_model() {
 }
 
 #[test]
-fn model_reports_the_bound_and_the_channel_queue_model_where_no_seed_model_applies() {
+fn model_reports_the_bound_and_the_channel_queue_model_where_no_papers_model_applies() {
     let (code, out, _) = torus(&["model", "routing=dor&traffic=tornado&len=1&rate=0.1"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
