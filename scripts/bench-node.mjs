@@ -65,3 +65,22 @@ for (const scenario of scenarios) {
     `${nat.toFixed(0).padStart(14)}  ${was.toFixed(0).padStart(14)}  ${(was / nat).toFixed(2).padStart(12)}  ${`${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`.padStart(10)}  ${(median(w.map((x) => x.seconds * 1e9 / x.flit_hops))).toFixed(1).padStart(17)}   ${scenario}`,
   );
 }
+
+// The channel-queue model in WebAssembly beside `torus bench --models` (docs/models/channel-queue.md
+// §9: a 100-point curve within 2× of native): the same scenarios and the same rates (100 from 1 %
+// to 99 % of the saturation rate), the mean time of curves repeated for at least 50 ms.
+console.log('\nchannel-queue model: native ms/curve   wasm ms/curve   wasm/native   scenario');
+const modelRows = execFileSync(torus, ['bench', '--models', '--json'], { encoding: 'utf8' })
+  .trim().split('\n').map((line) => JSON.parse(line)).filter((r) => r.model === 'channel-queue');
+for (const r of modelRows) {
+  const rates = Float64Array.from({ length: r.points }, (_, i) => r.saturation_rate * (0.01 + (0.98 * i) / (r.points - 1)));
+  wasm.channel_queue_curve(r.scenario, rates);
+  const start = process.hrtime.bigint();
+  let curves = 0;
+  while (curves === 0 || Number(process.hrtime.bigint() - start) < 50e6) {
+    wasm.channel_queue_curve(r.scenario, rates);
+    curves += 1;
+  }
+  const ms = Number(process.hrtime.bigint() - start) / 1e6 / curves;
+  console.log(`${r.curve_ms.toFixed(2).padStart(33)}  ${ms.toFixed(2).padStart(14)}  ${(ms / r.curve_ms).toFixed(2).padStart(12)}   ${r.scenario}`);
+}

@@ -35,12 +35,15 @@ for (const [width, height] of [[1280, 800], [1920, 1080]]) {
     await ready(page);
     await page.waitForFunction(() => {
       const c = window.torusExplorer.charts()[0];
-      return c.points['simulated (sweep)'] >= 3 && c.points.live === 1;
+      return c.points['simulated (sweep)'] >= 3 && c.points.live === 1
+        && c.series.filter((label) => label.startsWith('model')).length === 2;
     }, null, { timeout: 60000 });
     const chart = await latencyChart(page);
     const models = modelSeries(chart);
-    assert.equal(models.length, 1, `one model's curve: ${chart.series}`);
-    assert.ok(chart.points[models[0]] >= 20, `the model's curve is drawn: ${JSON.stringify(chart.points)}`);
+    // The paper's model (Quaglia et al. 2002) and the channel-queue model beside it.
+    assert.equal(models.length, 2, `two models' curves: ${chart.series}`);
+    assert.ok(models[0].includes('Quaglia') && models[1].includes('channel-queue'), `${chart.series}`);
+    for (const m of models) assert.ok(chart.points[m] >= 20, `the model's curve is drawn: ${JSON.stringify(chart.points)}`);
     const stats = await page.evaluate(() => window.torusExplorer.stats());
     assert.ok(stats.flits_in_network > 0, 'worms in the network');
     const boxes = await page.evaluate(() => Object.fromEntries(['torus', 'chart-latency', 'live-numbers'].map((id) => {
@@ -130,7 +133,8 @@ test('on a saturated scenario the latency axis stays below 10× the zero-load la
   assert.equal(log.logY, true);
   assert.ok(log.y[1] >= stats.latency_mean, `log axis to ${log.y[1]} shows the live point ${stats.latency_mean}`);
   await page.click('#chart-latency button:has-text("table")');
-  const liveCell = await page.$$eval('#chart-latency .chart-table tbody tr', (trs) => trs.map((r) => r.cells[3].textContent).find((t) => t !== '–'));
+  const liveColumn = await page.$$eval('#chart-latency .chart-table thead th', (ths) => ths.findIndex((th) => th.textContent === 'live'));
+  const liveCell = await page.$$eval('#chart-latency .chart-table tbody tr', (trs, j) => trs.map((r) => r.cells[j].textContent).find((t) => t !== '–'), liveColumn);
   assert.ok(parseFloat(liveCell) > chart.y[1], `the table gives the live value: ${liveCell}`);
   assert.deepEqual(errors, []);
   await page.close();
@@ -159,7 +163,7 @@ test('drag to zoom, and reset', async () => {
 });
 
 test('charts() gives each chart\'s title, ranges and series as drawn', async () => {
-  const { page } = await openPage(browser.context, `${server.url}#k=4&routing=dor&rate=0.02&len=4&warmup=100&cycles=1000`);
+  const { page } = await openPage(browser.context, `${server.url}#k=4&routing=chaos&rate=0.02&len=4&warmup=100&cycles=1000`);
   const charts = await page.evaluate(() => window.torusExplorer.charts());
   assert.deepEqual(charts.map((c) => c.title), [
     'Latency against offered load',
@@ -170,7 +174,7 @@ test('charts() gives each chart\'s title, ranges and series as drawn', async () 
   for (const c of charts) {
     assert.ok(c.x.length === 2 && c.y.length === 2 && c.series.length >= 1, JSON.stringify(c));
   }
-  assert.deepEqual(charts[0].series, ['simulated (sweep)', 'live'], 'no model applies to DOR: no model series');
+  assert.deepEqual(charts[0].series, ['simulated (sweep)', 'live'], 'no model applies to chaos: no model series');
   await page.close();
 });
 

@@ -61,3 +61,48 @@ test('model panel, bound, sweep points and live point', async () => {
   assert.ok(Math.max(...sweep.map((p) => p.rate)) <= cli.bound_saturation_rate * 8 * (1 + 1e-9), 'the sweep stays below the bound');
   assert.deepEqual(errors, []);
 });
+
+// Where no paper's model applies (DOR under tornado traffic), the channel-queue model's curve is
+// drawn and the heat overlay can show its predicted channel utilisation; where a paper's model
+// applies (NBC under uniform traffic), both curves are drawn.
+test('the channel-queue curve and the predicted heat for a DOR tornado link; both curves for NBC', async () => {
+  const tornado = 'k=8&routing=dor&traffic=tornado&rate=0.008&len=16&warmup=500&cycles=3000';
+  const cli = JSON.parse(execFileSync(TORUS, ['model', tornado], { encoding: 'utf8' }));
+  assert.equal(cli.model, 'channel-queue');
+  const { page, errors } = await openPage(browser.context, `${server.url}#${tornado}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.waitForFunction(() => !document.getElementById('model').textContent.includes('Evaluating'));
+  const panel = await page.locator('#model').textContent();
+  assert.ok(panel.includes('(channel-queue)') && panel.includes(Number(cli.latency).toPrecision(4)), panel);
+  const modelColumns = () => page.evaluate(() => {
+    const head = [...document.querySelectorAll('#chart-latency .chart-table thead th')].map((th) => th.textContent);
+    const rows = [...document.querySelectorAll('#chart-latency .chart-table tbody tr')];
+    return head.map((h, i) => ({ h, i })).filter(({ h }) => h.startsWith('model')).map(({ h, i }) => ({
+      label: h,
+      values: rows.map((r) => r.cells[i].textContent).filter((v) => v !== '–').length,
+    }));
+  });
+  await page.click('#chart-latency button:has-text("table")');
+  const columns = await modelColumns();
+  assert.equal(columns.length, 1, JSON.stringify(columns));
+  assert.ok(columns[0].label.includes('channel-queue') && columns[0].values > 20, JSON.stringify(columns));
+
+  // The overlay: measured by default; predicted on request, the CLI's values in its order.
+  assert.deepEqual(await page.evaluate(() => window.torusExplorer.heatShown()), await page.evaluate(() => window.torusExplorer.heat()));
+  await page.selectOption('#heat-source', 'predicted');
+  const shown = await page.evaluate(() => window.torusExplorer.heatShown());
+  assert.equal(shown.length, cli.channel_utilisation_predicted.length);
+  shown.forEach((u, c) => assert.ok(Math.abs(u - cli.channel_utilisation_predicted[c]) < 1e-9, `channel ${c}: ${u}`));
+  // Tornado under DOR loads only the +x channels (3 λ M flits/cycle each).
+  assert.ok(shown.some((u) => Math.abs(u - 3 * 0.008 * 16) < 1e-9) && shown.some((u) => u === 0), 'the +x channels carry the load');
+
+  const nbc = 'k=8&routing=nbc&traffic=uniform&rate=0.005&len=16&warmup=500&cycles=3000';
+  await page.evaluate((s) => window.torusExplorer.setScenario(s), nbc);
+  await page.waitForFunction(() => document.getElementById('model').textContent.includes('Duato-Nbc'), null, { timeout: 120000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('#chart-latency .chart-table thead th')].filter((th) => th.textContent.startsWith('model')).length === 2, null, { timeout: 120000 });
+  const both = await modelColumns();
+  assert.ok(both[0].label.includes('Safaei') && both[1].label.includes('channel-queue'), JSON.stringify(both));
+  assert.ok(both.every((c) => c.values > 20), JSON.stringify(both));
+  assert.ok((await page.locator('#model').textContent()).includes('channel-queue: mean latency'));
+  assert.deepEqual(errors, []);
+});

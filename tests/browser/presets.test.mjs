@@ -94,6 +94,7 @@ test('a preset sets every setting it depends on, and nothing leaks into the next
   const settings = () => page.evaluate(() => ({
     speed: document.getElementById('speed-label').textContent,
     heat: document.getElementById('show-heat').checked,
+    heatSource: document.getElementById('heat-source').value,
     lanes: document.getElementById('show-lanes').checked,
     coordinates: document.getElementById('show-coordinates').checked,
     pins: window.torusExplorer.pins().length,
@@ -102,11 +103,16 @@ test('a preset sets every setting it depends on, and nothing leaks into the next
   }));
   await page.selectOption('#preset', find('Blocking and virtual channels'));
   const plain = await settings();
-  assert.deepEqual({ ...plain, speed: plain.speed.replace(/ \(warm-up.*/, '') }, { speed: '63 cycles/s', heat: true, lanes: true, coordinates: false, pins: 0, logY: false, simulations: 1 });
+  assert.deepEqual({ ...plain, speed: plain.speed.replace(/ \(warm-up.*/, '') }, { speed: '63 cycles/s', heat: true, heatSource: 'measured', lanes: true, coordinates: false, pins: 0, logY: false, simulations: 1 });
   await page.selectOption('#preset', find('A deadlock forms'));
   assert.match((await settings()).speed, /^302 cycles\/s/);
   // The reader changes what a preset does not mention...
   await page.uncheck('#show-heat');
+  await page.evaluate(() => {
+    const source = document.getElementById('heat-source');
+    source.value = 'predicted';
+    source.dispatchEvent(new Event('change'));
+  });
   await page.check('#show-coordinates');
   await page.click('#chart-latency button:has-text("log y")');
   await page.selectOption('#preset', find('Tornado: DOR against GOAL'));

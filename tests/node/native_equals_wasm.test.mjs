@@ -57,3 +57,22 @@ test('a rejected scenario gives the same one-line error natively and in wasm', {
     assert.throws(() => wasm.run(scenario), (e) => e.message === nativeError, scenario.slice(0, 40));
   }
 });
+
+test('torus model and the wasm model() agree, the channel-queue model included', { skip: missing.length > 0 && `missing ${missing.join(', ')}` }, async () => {
+  const wasm = await import(glue);
+  await wasm.default({ module_or_path: readFileSync(path.join(pkg, 'torus_explorer_bg.wasm')) });
+  for (const scenario of [
+    'k=8&routing=dor&traffic=tornado&rate=0.008',
+    'k=8&routing=goal&traffic=transpose&rate=0.01&len=8',
+    'k=8&routing=nbc&traffic=uniform&rate=0.005',
+    'k=4&routing=val&traffic=permutation&rate=0.02&len=4',
+    'routing=chaos',
+  ]) {
+    const native = JSON.parse(execFileSync(torus, ['model', scenario], { encoding: 'utf8' }));
+    assert.deepEqual(JSON.parse(wasm.model(scenario)), native, scenario);
+    const utilisation = Array.from(wasm.predicted_channel_utilisation(scenario));
+    assert.deepEqual(utilisation, native.channel_utilisation_predicted, scenario);
+    const [latency] = JSON.parse(wasm.channel_queue_curve(scenario, new Float64Array([native.rate])));
+    assert.equal(latency, native.channel_queue.latency ?? null, scenario);
+  }
+});

@@ -6,7 +6,7 @@
 import { loadWasm, RunnerPool, FastMode } from './wasm-loader.js';
 import { TorusView, FREE, neighbour, strokeClassPattern, messageColour, MESSAGE_COLOURS, PORT_NAMES, HEAT_STOPS } from './render.js';
 import { Charts, PIN_COLOURS } from './charts.js';
-import { PRESETS, DEFAULT_SCENARIO, PAPERS, DEFAULT_SPEED, DEFAULT_VIEW, claimWords } from './presets.js';
+import { PRESETS, DEFAULT_SCENARIO, PAPERS, OWN_MODEL, modelCite, DEFAULT_SPEED, DEFAULT_VIEW, claimWords } from './presets.js';
 import { Sweep } from './sweep.js';
 import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
 import { el, download } from './dom.js';
@@ -482,6 +482,7 @@ class App {
     $('new-seed').addEventListener('click', () => this.newSeed());
     $('speed').addEventListener('input', () => this.setSpeed());
     $('show-heat').addEventListener('change', () => { this.dirty = true; });
+    $('heat-source').addEventListener('change', () => { this.dirty = true; });
     $('show-lanes').addEventListener('change', () => { this.dirty = true; });
     $('show-coordinates').addEventListener('change', () => { this.dirty = true; });
     $('fault-tool').addEventListener('change', () => {
@@ -609,6 +610,7 @@ class App {
     this.selectNode(-1);
     const view = { ...DEFAULT_VIEW, ...(p.view || {}) };
     $('show-heat').checked = view.heat;
+    $('heat-source').value = view.heatSource;
     $('show-lanes').checked = view.lanes;
     $('show-coordinates').checked = view.coordinates;
     $('speed').value = String(sliderOf(p.speed ?? DEFAULT_SPEED));
@@ -953,10 +955,21 @@ class App {
     this.charts.setSpread(!!(claims && claims.point && claims.point.past) || (swept != null && rate >= swept));
   }
 
-  // The heat the overlay draws: each channel's utilisation, 0 to 1 flit per cycle. Every source
-  // of it is drawn on the same scale (render.js heatColour); today the measured one.
+  // The heat the overlay draws: each channel's utilisation, 0 to 1 flit per cycle, on the same
+  // scale (render.js heatColour) whichever the source: the measured one, or the channel-queue
+  // model's prediction at the scenario's rate (in the simulator's channel order, as the
+  // measured one), where the model applies.
   heatValues() {
-    return this.heat;
+    const predicted = this.predictedHeat();
+    return $('heat-source').value === 'predicted' && predicted ? predicted : this.heat;
+  }
+
+  // The channel-queue model's predicted utilisation of every channel, or null where it does not
+  // apply (or the report is not in yet).
+  predictedHeat() {
+    const r = this.modelReport;
+    const u = r && r.scenario === this.scenario ? r.channel_utilisation_predicted : null;
+    return u && u.length === this.heat.length ? u : null;
   }
 
   // Backtracks or deflections to mark now: those logged since the last look join the marks,
@@ -1198,8 +1211,8 @@ class App {
     const items = [
       item(icon((ctx, w) => { body(ctx, w); head(ctx, w - 6); }, 46), 'a message (worm): its body through the channels it holds, a tick per flit, its header at the front'),
       item(icon((ctx) => { head(ctx, 8); ctx.lineWidth = 3; ctx.beginPath(); ctx.moveTo(14, 1); ctx.lineTo(14, 13); ctx.stroke(); }, 20), 'header blocked'),
-      el('span', {}, ['0 ', heat, ' 1 flit/cycle: channel utilisation (heat)']),
-      (entries.push({ heat: true, text: '0 … 1 flit/cycle: channel utilisation (heat)' }), null),
+      el('span', {}, ['0 ', heat, ' 1 flit/cycle: channel utilisation (heat: measured, or as the model predicts)']),
+      (entries.push({ heat: true, text: '0 … 1 flit/cycle: channel utilisation (heat: measured, or as the model predicts)' }), null),
       item(icon((ctx, w) => { ctx.strokeStyle = '#7a0177'; ctx.lineWidth = 10; ctx.beginPath(); ctx.moveTo(6, 7); ctx.lineTo(w - 6, 7); ctx.stroke(); }, 30), 'deadlock cycle'),
     ];
     if (this.scouting) {
@@ -1345,7 +1358,7 @@ class App {
       ['mean latency', deadlocked ? `stopped: deadlocked at cycle ${this.deadlockAt.toLocaleString('en')}, no message can arrive`
         : latency != null ? `${latency.toFixed(1)} ± ${ci == null ? '–' : ci.toFixed(1)} cycles`
           : warmupLatency != null ? `– (warm-up: ${cycles(warmupLatency)}, not measured)` : '–'],
-      ['model', model && this.modelReport ? (this.modelReport.latency == null ? 'saturated (no finite latency)' : cycles(this.modelReport.latency)) : '–'],
+      ['model', model && this.modelReport ? (this.modelReport.latency == null ? 'past its saturation rate (no finite latency)' : cycles(this.modelReport.latency)) : '–'],
       ['offered', s.measuring ? unit(loadText(s.offered_flits_per_node_cycle, capacity)) : '–'],
       ['accepted', s.measuring ? unit(loadText(s.accepted_flits_per_node_cycle, capacity)) : '–'],
       ['worst source', s.measuring ? unit(flitsText(s.accepted_min_source)) : '–', true],
@@ -1455,10 +1468,11 @@ class App {
     if (!current()) return;
     this.modelReport = report;
     this.models = models;
-    this.charts.setModels(models, {
+    this.modelOptions = {
       bound: report && report.bound_saturation_rate != null ? flitLoad(scenario, report.bound_saturation_rate) : null,
       latencyAtRate: report ? report.latency : null,
-    });
+    };
+    this.charts.setModels(models, this.modelOptions);
     this.updateZeroLoad();
     this.renderModel();
     const sweep = new Sweep(this.runner, scenario, {
@@ -1472,6 +1486,7 @@ class App {
       },
     });
     this.sweep = sweep;
+    if (report) this.addChannelQueueCurve(scenario, report, current);
     await sweep.run();
     if (!current()) return;
     this.sweepTimes.done = performance.now();
@@ -1483,32 +1498,45 @@ class App {
     this.runPins();
   }
 
-  // The models that predict the scenario's latency, each with its curve up to its saturation
-  // rate (points closer together towards it): [{name, label, points, saturation}]. Today the
-  // paper's model, where one applies.
+  // The applicable model's curve (a paper's model where one applies, else the channel-queue
+  // model), as a list: [{name, label, points, saturation}].
   async modelCurves(scenario, report) {
-    const models = [];
-    if (report.model && report.saturation_rate > 0) {
-      const sat = report.saturation_rate;
-      const rates = Array.from({ length: MODEL_POINTS }, (_, i) => {
-        const t = (i + 1) / MODEL_POINTS;
-        return Number((sat * 0.999 * (1 - (1 - t) * (1 - t))).toPrecision(6));
-      });
-      let curve = [];
-      try {
-        curve = await this.runner.curve(scenario, rates);
-      } catch (err) {
-        console.warn(`model curve of ${scenario}: ${err.message}`);
-      }
-      models.push({
-        name: report.model,
-        label: `model: ${PAPERS[report.model] ? PAPERS[report.model].cite : report.model}`,
-        saturation: sat,
-        saturationLoad: flitLoad(scenario, sat),
-        points: rates.map((rate, i) => ({ rate, load: flitLoad(scenario, rate), latency: curve[i] })).filter((p) => p.latency != null),
-      });
+    if (!(report.model && report.saturation_rate > 0)) return [];
+    return [await this.modelCurve(scenario, report.model, report.saturation_rate, 'curve')];
+  }
+
+  // One model's curve up to its saturation rate, points closer together towards it; `op` is the
+  // worker's request for it.
+  async modelCurve(scenario, name, saturation, op) {
+    const rates = Array.from({ length: MODEL_POINTS }, (_, i) => {
+      const t = (i + 1) / MODEL_POINTS;
+      return Number((saturation * 0.999 * (1 - (1 - t) * (1 - t))).toPrecision(6));
+    });
+    let curve = [];
+    try {
+      curve = await this.runner[op](scenario, rates);
+    } catch (err) {
+      console.warn(`${name} curve of ${scenario}: ${err.message}`);
     }
-    return models;
+    return {
+      name,
+      label: `model: ${modelCite(name)}`,
+      saturation,
+      saturationLoad: flitLoad(scenario, saturation),
+      points: rates.map((rate, i) => ({ rate, load: flitLoad(scenario, rate), latency: curve[i] })).filter((p) => p.latency != null),
+    };
+  }
+
+  // Where a paper's model applies, the channel-queue model's curve beside it, drawn when the
+  // worker has it: the sweep does not wait for it.
+  async addChannelQueueCurve(scenario, report, current) {
+    const own = report.channel_queue;
+    if (!report.model || report.model === OWN_MODEL || !own || !(own.saturation_rate > 0)) return;
+    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, 'channelQueueCurve');
+    if (!current()) return;
+    this.models = [...this.models, curve];
+    this.charts.setModels(this.models, this.modelOptions);
+    this.updateZeroLoad();
   }
 
   // Zero-load latency of a scenario, for the top of the latency axis: M + the mean route
@@ -1678,21 +1706,26 @@ class App {
       box.replaceChildren(el('p', { class: 'muted' }, ['Evaluating the models…']));
       return;
     }
+    // The predicted heat exists where the channel-queue model applies (not for chaos, scouting
+    // or broadcasts).
+    $('heat-source').disabled = !this.predictedHeat();
     const run = this.lastRun;
     const capacity = this.capacity;
     const num = (x, d = 4) => (x == null ? '–' : Number(x).toPrecision(d));
     // The share of the number as printed, as loadText does.
     const load = (x) => (x == null ? '–' : `${Number(x).toFixed(3)}${capacity > 0 ? ` (${percentText(Number(Number(x).toFixed(3)), capacity)})` : ''}`);
     const parts = [];
+    const own = r.model && r.model !== OWN_MODEL && r.channel_queue && !r.channel_queue.reason ? r.channel_queue : null;
     if (r.model) {
       const paper = PAPERS[r.model];
-      parts.push(el('h2', { title: `model ${r.model}` }, [`Model: ${paper ? paper.cite : r.model}`]), el('p', {}, [r.description]));
+      parts.push(el('h2', { title: `model ${r.model}` }, [`Model: ${modelCite(r.model)}`]), el('p', {}, [r.description]));
       const note = this.modelNote(r.model);
       if (note) parts.push(el('p', { class: 'model-note' }, [note]));
       if (note && $('vc-note')) {
         $('vc-note').textContent = `The model of ${paper.cite} has no virtual channels (see the model panel); the simulation uses the ${this.vcs} listed here.`;
         $('vc-note').hidden = false;
       }
+      if (own) parts.push(el('p', {}, ['The project’s own channel-queue model applies too: its curve is drawn beside the paper’s, and its rows are marked “channel-queue”.']));
     } else {
       parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
     }
@@ -1713,6 +1746,11 @@ class App {
       if ('V_bar' in q) row('V̄, multiplexing degree', num(q.V_bar), run ? num(run.multiplexing_degree) : '…', 'VCs sharing a channel');
       if ('blocking_probability' in q) row('blocking probability', num(q.blocking_probability), run ? num(run.blocking_probability) : '…', 'probability per hop');
       if ('W_s' in q) row('W_s, source wait', num(q.W_s), run ? num(run.source_queue_mean) : '…', 'cycles');
+      if (own) {
+        row('channel-queue: mean latency', own.saturated ? 'saturated' : num(own.latency), run && run.deadlock ? 'deadlocked' : sim == null ? '…' : `${num(sim)} ± ${ci == null ? '–' : num(ci, 2)}`, 'cycles');
+        if (sim != null && own.latency != null) row('channel-queue: model error', `${(((own.latency - sim) / sim) * 100).toFixed(1)}`, '', '% of simulated');
+        row('channel-queue: saturation throughput', load(flitLoad(this.scenario, own.saturation_rate)), swept == null ? '…' : `≈ ${load(flitLoad(this.scenario, swept))} (sweep)`, throughput);
+      }
     }
     row('channel-load bound', load(r.bound_saturation_fraction_of_capacity == null ? null : r.bound_saturation_fraction_of_capacity * capacity), '', throughput);
     // A deadlocked run's throughputs are averaged over a window it never finished: not shown.
@@ -1975,6 +2013,8 @@ async function main() {
     follow: (id) => app.follow(id),
     channelFlits: () => Array.from(app.stateViews().channelFlits),
     heat: () => Array.from(app.heat),
+    // What the heat overlay draws: the measured utilisation, or the predicted one when chosen.
+    heatShown: () => Array.from(app.heatValues()),
     charts: () => app.charts.describe(),
     pin: () => app.pinCurrent(),
     unpin: (i) => app.unpin(i),

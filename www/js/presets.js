@@ -39,6 +39,16 @@ export const PAPERS = {
   },
 };
 
+// The project's own model, which applies where no paper's model does (and is drawn beside one
+// where one does): named as the page, the CLI and docs/models/channel-queue.md name it.
+export const OWN_MODEL = 'channel-queue';
+
+// How the page names a model: by its paper, or as the project's own.
+export function modelCite(name) {
+  if (name === OWN_MODEL) return 'the project’s own model (channel-queue)';
+  return PAPERS[name] ? PAPERS[name].cite : name;
+}
+
 const ref = (name) => `Reference: ${PAPERS[name].reference}.`;
 
 // What a preset's paragraph says about its scenario, as claims a test can check against the
@@ -67,7 +77,7 @@ export const MODERATE = [0.3, 0.6];
 // Page defaults a preset resets when it says nothing: the speed (cycles per second, the
 // slider's starting point) and the view options.
 export const DEFAULT_SPEED = 63;
-export const DEFAULT_VIEW = { heat: true, lanes: true, coordinates: false };
+export const DEFAULT_VIEW = { heat: true, heatSource: 'measured', lanes: true, coordinates: false };
 
 // The claims in words, for the box under the paragraph.
 export function claimWords(claims) {
@@ -124,23 +134,40 @@ export const PRESETS = [
     group: 'Classroom',
     title: 'Tornado traffic defeats minimal routing',
     scenario: 'k=8&routing=dor&traffic=tornado&rate=0.0065&len=16',
-    claims: { point: { below: MODERATE }, bound: 1 / 3 },
+    claims: { point: { below: MODERATE }, bound: 1 / 3, model: 'channel-queue' },
     text: 'Every node sends to the node k/2 − 1 places further along x. Minimal routing sends ' +
       'all of it the same way round the ring, so the + direction channels carry everything ' +
-      'and the − direction channels sit idle (see the utilisation heat). No routing that ' +
+      'and the − direction channels sit idle (see the utilisation heat, and switch it to ' +
+      '"predicted" for where the channel-queue model expects the load). No routing that ' +
       'uses only the + channels can carry more than a third of capacity (the channel-load ' +
-      'bound); dimension-order routing saturates below even that. Raise the rate past the ' +
-      'bend of the accepted-against-offered chart to see throughput stop growing.',
+      'bound); dimension-order routing saturates below even that, as the model\'s curve ' +
+      'shows. Raise the rate past the bend of the accepted-against-offered chart to see ' +
+      'throughput stop growing.',
   },
   {
     group: 'Classroom',
     title: 'GOAL balances the load',
     scenario: 'k=8&routing=goal&traffic=tornado&rate=0.0065&len=16',
-    claims: { point: { below: [0.2, 0.6] }, than: { scenario: 'routing:dor,vcs:2', higher: 1.4 } },
+    claims: { point: { below: [0.2, 0.6] }, than: { scenario: 'routing:dor,vcs:2', higher: 1.4 }, model: 'channel-queue' },
     text: 'The same tornado traffic under GOAL (Singh et al. 2003), which chooses the direction ' +
       'round each ring at random, weighted by distance, and routes adaptively within that ' +
       'quadrant. Some messages take the long way, but both directions of every ring now carry ' +
-      `load, and the saturation throughput rises well above minimal routing's. ${ref('goal')}`,
+      'load (the heat, measured or predicted), and the saturation throughput rises well above ' +
+      'minimal routing\'s; the model\'s curve is the project\'s own channel-queue model, ' +
+      `which follows GOAL's own routing rules. ${ref('goal')}`,
+  },
+  {
+    group: 'Classroom',
+    title: 'A random permutation: each node has one partner',
+    scenario: 'k=8&routing=dor&traffic=permutation&rate=0.008&len=16',
+    view: { heatSource: 'predicted' },
+    claims: { point: { below: MODERATE }, model: 'channel-queue' },
+    text: 'Every node sends all its messages to one partner, drawn at random once (the seed ' +
+      'draws the permutation). Dimension-order routing gives each pair one fixed path, so some ' +
+      'channels carry several pairs and others none. The heat starts on "predicted": the ' +
+      'utilisation the channel-queue model expects on every channel at this rate, before any ' +
+      'congestion forms; switch it to "measured" as the run goes on and compare. The model\'s ' +
+      'curve is the project\'s own channel-queue model, which follows the same routes.',
   },
   {
     group: 'Classroom',

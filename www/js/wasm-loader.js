@@ -59,6 +59,10 @@ export class RunnerPool {
   curve(scenario, rates) {
     return this.pick().curve(scenario, rates);
   }
+
+  channelQueueCurve(scenario, rates) {
+    return this.pick().channelQueueCurve(scenario, rates);
+  }
 }
 
 // A worker running worker.js with the simulator's module.
@@ -117,6 +121,11 @@ export class Runner {
   // The applicable model's latency at each of `rates` (null where saturated).
   curve(scenario, rates) {
     return this.request({ op: 'curve', scenario, rates });
+  }
+
+  // The channel-queue model's latency at each of `rates`, also where a paper's model applies.
+  channelQueueCurve(scenario, rates) {
+    return this.request({ op: 'channelQueueCurve', scenario, rates });
   }
 }
 

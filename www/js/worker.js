@@ -2,8 +2,7 @@
 // models (`torus model`'s report, and the model's latency at given rates), one request at a
 // time; and the page's fast mode, in a worker of its own (see FastMode in wasm-loader.js).
 import init, {
-  run, model, model_curve as modelCurve, channel_queue_curve as channelQueueCurve,
-  predicted_channel_utilisation as predictedUtilisation, Explorer,
+  run, model, model_curve as modelCurve, channel_queue_curve as channelQueueCurve, Explorer,
 } from '../pkg/torus_explorer.js';
 
 const OPS = {
@@ -12,8 +11,6 @@ const OPS = {
   curve: (m) => modelCurve(m.scenario, new Float64Array(m.rates)),
   // The channel-queue model's latency at given rates, also where a paper's model applies.
   channelQueueCurve: (m) => channelQueueCurve(m.scenario, new Float64Array(m.rates)),
-  // The channel-queue model's flits/cycle on every channel at the scenario's rate.
-  predictedUtilisation: (m) => JSON.stringify(Array.from(predictedUtilisation(m.scenario))),
 };
 
 // Fast mode: the page's simulation, handed over as saved state, runs here as fast as it can;
