@@ -19,7 +19,7 @@ pub mod rlb;
 pub mod romm;
 pub mod val;
 
-use crate::rng::Draw;
+use crate::rng::{Draw, Rng};
 use crate::scenario::{RoutingKind, Scenario};
 use crate::topology::{Direction, Node, Port, Torus};
 use serde::Serialize;

@@ -32,7 +32,7 @@
 
 use super::duato::productive_ports;
 use super::{label_vcs, minimal_directions, Candidates, RoutePlan, Routing, VcClass, VcSets, EJECT};
-use crate::rng::Draw;
+use crate::rng::{Draw, Rng};
 use crate::topology::{Node, Torus};
 
 /// The most negative hops a minimal route takes on a k-ary n-cube with even k: a route has at

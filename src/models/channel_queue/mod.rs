@@ -30,6 +30,9 @@ pub const SATURATION_TOLERANCE: f64 = 1e-3;
 
 /// Why the model does not describe a scenario, if it does not (§1).
 pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
+    if s.has_faults() {
+        return Err("the channel-queue model routes on a torus whose every link works; faults (flinks, fnodes, frandom) are not covered".into());
+    }
     if s.routing == RoutingKind::Chaos {
         return Err("the channel-queue model needs virtual channels; chaos deflects packets instead".into());
     }
@@ -406,6 +409,7 @@ mod tests {
             ("routing=chaos", "chaos"),
             ("routing=adaptive&switching=scouting&scout=3", "scouting"),
             ("routing=duato&vcs=4&beta=0.02", "broadcasts"),
+            ("routing=dor&flinks=27x", "faults"),
         ] {
             let (cq, utilisation) = super::report(&scenario(text));
             assert!(cq.reason.as_deref().is_some_and(|r| r.contains(word)), "{text}: {cq:?}");
