@@ -30,7 +30,7 @@ export CHROMIUM
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
-.PHONY: validate experiments experiments-quick experiment-faults coverage fuzz fuzz-libfuzzer soak soak-faults
+.PHONY: validate validate-channel-queue experiments experiments-quick experiment-faults coverage fuzz fuzz-libfuzzer soak soak-faults
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
@@ -156,8 +156,12 @@ clean:
 	rm -rf $(PKG) $(VENDOR) dist
 
 validate:
-	@echo "==> model against simulation for every seed's set-up: docs/validation.md (about 15 min on two idle cores)"
+	@echo "==> model against simulation for every seed's set-up: docs/validation.md (about 15 min on two idle cores), then the channel-queue model over every routing x pattern: docs/validation/channel-queue.md"
 	cargo run --release --bin torus -- validate
+
+validate-channel-queue:
+	@echo "==> the channel-queue model against simulation over every routing x pattern: docs/validation/channel-queue.md"
+	cargo run --release --bin torus -- validate --channel-queue
 
 experiments:
 	@echo "==> seed 004's experiments and the fault experiment: docs/experiments/*.md and *.csv (10-30 min)"

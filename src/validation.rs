@@ -10,6 +10,8 @@
 //! ([`support::check_supported`]) is still listed, with its model curve and the reason, so the
 //! report fills in by itself as the simulator gains features: rerun `torus validate`.
 
+pub mod channel_queue;
+
 use crate::experiment::replication::replication_scenarios;
 use crate::experiment::{self, AcrossSeeds, Job, Outcome, ReplicatedSaturation, Runner, Saturation, SearchOptions};
 use crate::models::{self, bounds};
@@ -793,6 +795,13 @@ pub fn markdown(report: &Report, command: &str) -> String {
          top edge of its plot. Configurations whose routing or switching the simulator does not \
          implement yet show *simulator support pending* with the model curve alone; rerun \
          `torus validate` when they land.\n"
+    );
+    let _ = writeln!(
+        md,
+        "**The channel-queue model**, the project's own (every routing algorithm with virtual channels, \
+         every traffic pattern), is set against the simulator over the whole routing × pattern grid on \
+         its own page, [`validation/channel-queue.md`](validation/channel-queue.md), with a paper's \
+         model beside it wherever one also applies.\n"
     );
     let _ = writeln!(
         md,

@@ -31,9 +31,13 @@ const USAGE: &str = "usage:
                                          against network size and load, --svg: its two curves
                                          as DIR/scaling-*.svg; --scenario: that one; --models:
                                          a 100-point curve of each analytical model)
-  torus validate [--quick] [--out DIR]   model against simulation for every paper's set-up;
+  torus validate [--quick] [--channel-queue] [--out DIR]
+                                         model against simulation for every paper's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
-                                         (DIR defaults to docs)
+                                         (DIR defaults to docs), then the channel-queue model
+                                         over every routing x pattern:
+                                         DIR/validation/channel-queue.md (--channel-queue: only
+                                         that)
   torus experiment <saturation|permutations|histograms|stability|faults|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR]
                                          the experiments of Singh et al. 2003 (GOAL):
@@ -326,11 +330,22 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "validate" => {
             let (args, mode) = split_mode(args)?;
-            reject_unknown(args, &["--quick", "--out=", "--threads=", "--plan"], 1)?;
+            reject_unknown(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue"], 1)?;
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
-            validate(quick, out, mode)?;
+            let local = matches!(mode, Mode::Local);
+            if args.iter().any(|a| a == "--channel-queue") {
+                if !local {
+                    return Err(Fail("--channel-queue runs its simulations here: it takes no --plan or --collect".into()));
+                }
+            } else {
+                validate(quick, out, mode)?;
+            }
+            // The channel-queue page's runs are not jobs yet: it is written by a local run only.
+            if local {
+                validate_channel_queue(quick, out)?;
+            }
         }
         "experiment" => experiment_command(args)?,
         "coverage" => coverage_command(args)?,
@@ -569,6 +584,30 @@ fn batch(args: &[String]) -> Result<(), Fail> {
     if failed > 0 {
         return Err(Fail(format!("{failed} of {} jobs failed; their error lines say why", lines.len())));
     }
+    Ok(())
+}
+
+/// `torus validate`'s channel-queue page: the model against the simulator over the routing ×
+/// pattern grid.
+fn validate_channel_queue(quick: bool, out: &str) -> Result<(), Fail> {
+    use validation::channel_queue as cq;
+    let length = if quick { cq::Length::quick() } else { cq::Length::full() };
+    let start = Instant::now();
+    let (results, seconds) = cq::run(&length, &|done, total, r| {
+        eprintln!(
+            "[{done:>2}/{total}] {:>6.0} s  channel-queue {} / {}: saturation {:+.1} %",
+            start.elapsed().as_secs_f64(),
+            r.scenario.routing,
+            r.scenario.traffic,
+            100.0 * r.saturation_error()
+        );
+    });
+    let command = match quick {
+        true => format!("torus validate --channel-queue --quick --out {out}"),
+        false => format!("torus validate --channel-queue --out {out}"),
+    };
+    cq::write(&results, &length, seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
+    eprintln!("wrote {out}/validation/channel-queue.md and its plots in {seconds:.0} s");
     Ok(())
 }
 

@@ -111,6 +111,14 @@ impl Model {
         bisect_edge(0.0, hi, SATURATION_TOLERANCE, solves)
     }
 
+    /// How the routes were obtained: `exact`, or how many plans per pair were sampled.
+    pub fn routes(&self) -> String {
+        match self.prepared.routes.enumeration {
+            routes::Enumeration::Exact => "exact".to_string(),
+            routes::Enumeration::Sampled { per_pair } => format!("sampled, {per_pair} plans per pair"),
+        }
+    }
+
     /// Flits/cycle on every channel, in the simulator's channel order: λ_c · M.
     pub fn channel_utilisation(&self, solution: &Solution) -> Vec<f64> {
         let p = &self.prepared;
@@ -275,10 +283,7 @@ pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
         Ok(m) => m,
         Err(reason) => return (Report { reason: Some(reason), ..Report::default() }, Vec::new()),
     };
-    let routes = Some(match model.prepared.routes.enumeration {
-        routes::Enumeration::Exact => "exact".to_string(),
-        routes::Enumeration::Sampled { per_pair } => format!("sampled, {per_pair} plans per pair"),
-    });
+    let routes = Some(model.routes());
     let saturation_rate = Some(model.saturation_rate());
     match model.solve(s.rate) {
         Some(solution) => {

@@ -1,0 +1,590 @@
+//! The channel-queue model against the simulator (`torus validate`, written to
+//! `docs/validation/channel-queue.md`), over the routing × pattern grid of
+//! `docs/models/channel-queue.md` §8 on one torus size and message length.
+//!
+//! For each configuration: the simulated saturation rate (`torus saturation`'s search), the
+//! model's, and the simulated latency at fixed fractions of the *simulated* saturation rate
+//! beside the model's (and beside a paper's model where one also applies); at half of
+//! saturation, one long run whose per-channel utilisation is set against the model's
+//! prediction, channel by channel.
+
+use crate::svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
+use super::SimulatedPoint;
+use crate::experiment::{self, at_rate};
+use crate::models::{self, channel_queue};
+use crate::scenario::{RoutingKind, Scenario, TrafficKind};
+use crate::sim::Simulation;
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// The routing algorithms of the grid (every one with virtual channels).
+pub const ROUTINGS: [RoutingKind; 9] = [
+    RoutingKind::Dor,
+    RoutingKind::Val,
+    RoutingKind::Romm,
+    RoutingKind::Rlb,
+    RoutingKind::Minad,
+    RoutingKind::Goal,
+    RoutingKind::Duato,
+    RoutingKind::Adaptive,
+    RoutingKind::Nbc,
+];
+
+/// The traffic patterns of the grid.
+pub const PATTERNS: [TrafficKind; 7] = [
+    TrafficKind::Uniform,
+    TrafficKind::Tornado,
+    TrafficKind::Transpose,
+    TrafficKind::Bitcomp,
+    TrafficKind::Neighbor,
+    TrafficKind::Permutation,
+    TrafficKind::Hotspot,
+];
+
+/// Where the latency error is judged (§8): loads up to half the simulated saturation rate, and
+/// from half to 80 %.
+pub const LOW_LOAD: f64 = 0.5;
+pub const HIGH_LOAD: f64 = 0.8;
+/// The targets of §8.
+pub const LOW_TARGET: f64 = 0.05;
+pub const HIGH_TARGET: f64 = 0.12;
+pub const SATURATION_TARGET: f64 = 0.10;
+pub const UTILISATION_TARGET: f64 = 0.02;
+
+/// The size of the check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Length {
+    /// The torus and messages every configuration shares (a scenario string's keys).
+    pub base: &'static str,
+    pub warmup: u64,
+    pub cycles: u64,
+    /// Window of the long run at half of saturation whose channel utilisation is compared.
+    pub utilisation_cycles: u64,
+    /// Warm-up and window of each run of the saturation search.
+    pub saturation_warmup: u64,
+    pub saturation_cycles: u64,
+    /// Simulated rates, as fractions of the simulated saturation rate; `LOW_LOAD` is the long run.
+    pub fractions: Vec<f64>,
+}
+
+impl Length {
+    /// The committed report: 8×8, M = 16, B = 4, each algorithm's default VCs.
+    pub fn full() -> Length {
+        Length {
+            base: "k=8&len=16&buf=4",
+            warmup: 5_000,
+            cycles: 50_000,
+            utilisation_cycles: 1_000_000,
+            saturation_warmup: 2_000,
+            saturation_cycles: 20_000,
+            fractions: vec![0.1, 0.3, 0.5, 0.7, 0.8, 0.9],
+        }
+    }
+
+    /// A smoke run, too short to judge the model by.
+    pub fn quick() -> Length {
+        Length {
+            base: "k=6&len=8&buf=4",
+            warmup: 300,
+            cycles: 2_000,
+            utilisation_cycles: 4_000,
+            saturation_warmup: 300,
+            saturation_cycles: 1_000,
+            fractions: vec![0.3, 0.5, 0.8],
+        }
+    }
+}
+
+/// One simulated rate, with both predictions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub fraction: f64,
+    pub rate: f64,
+    /// The channel-queue model's latency (`None` where saturated).
+    pub model: Option<f64>,
+    /// A paper's model's, where one applies.
+    pub paper: Option<f64>,
+    pub simulated: SimulatedPoint,
+}
+
+impl Point {
+    fn error_of(&self, model: Option<f64>) -> Option<f64> {
+        let s = self.simulated;
+        if s.saturated || s.deadlock || s.latency <= 0.0 {
+            return None;
+        }
+        // A model saturated where the simulator keeps up is off by more than any finite error.
+        Some(model.map_or(f64::INFINITY, |m| (m - s.latency) / s.latency))
+    }
+
+    pub fn error(&self) -> Option<f64> {
+        self.error_of(self.model)
+    }
+
+    pub fn paper_error(&self) -> Option<f64> {
+        self.error_of(self.paper)
+    }
+}
+
+/// Predicted against measured flits/cycle on every channel, at one rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Utilisation {
+    pub rate: f64,
+    pub mean_difference: f64,
+    pub max_difference: f64,
+    pub hottest_measured: f64,
+    pub hottest_predicted: f64,
+}
+
+/// One configuration, compared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub scenario: Scenario,
+    pub routes: String,
+    pub model_saturation: f64,
+    pub simulated_saturation: f64,
+    /// The paper's model that also applies, with its saturation rate.
+    pub paper: Option<(&'static str, f64)>,
+    pub points: Vec<Point>,
+    pub utilisation: Option<Utilisation>,
+    /// The model's latency on a fine grid up to its saturation rate.
+    pub curve: Vec<(f64, f64)>,
+    pub simulations: usize,
+}
+
+impl Comparison {
+    pub fn id(&self) -> String {
+        format!("channel-queue-{}-{}", self.scenario.routing, self.scenario.traffic)
+    }
+
+    /// (model − simulated) / simulated saturation rate.
+    pub fn saturation_error(&self) -> f64 {
+        (self.model_saturation - self.simulated_saturation) / self.simulated_saturation
+    }
+
+    /// Mean |error| of the points with fraction in (lo, hi].
+    pub fn mean_error(&self, lo: f64, hi: f64, paper: bool) -> Option<f64> {
+        let errors: Vec<f64> = self
+            .points
+            .iter()
+            .filter(|p| p.fraction > lo && p.fraction <= hi + 1e-12)
+            .filter_map(|p| if paper { p.paper_error() } else { p.error() })
+            .map(f64::abs)
+            .collect();
+        (!errors.is_empty()).then(|| errors.iter().sum::<f64>() / errors.len() as f64)
+    }
+
+    /// Whether every target of §8 that this configuration measured is met.
+    pub fn meets_targets(&self) -> bool {
+        self.mean_error(0.0, LOW_LOAD, false).is_none_or(|e| e <= LOW_TARGET)
+            && self.mean_error(LOW_LOAD, HIGH_LOAD, false).is_none_or(|e| e <= HIGH_TARGET)
+            && self.saturation_error().abs() <= SATURATION_TARGET
+            && self.utilisation.as_ref().is_none_or(|u| u.max_difference <= UTILISATION_TARGET)
+    }
+}
+
+/// The grid's scenarios.
+pub fn configurations(length: &Length) -> Vec<Scenario> {
+    let mut list = Vec::new();
+    for routing in ROUTINGS {
+        for traffic in PATTERNS {
+            let text = format!("{}&routing={routing}&traffic={traffic}", length.base);
+            list.push(Scenario::parse(&text).expect("a valid grid scenario"));
+        }
+    }
+    list
+}
+
+const CURVE_POINTS: usize = 60;
+
+/// Compares one configuration.
+pub fn validate(s: &Scenario, length: &Length) -> Comparison {
+    let model = channel_queue::Model::new(s).expect("the channel-queue model covers the grid");
+    let model_saturation = model.saturation_rate();
+    let search_scenario = Scenario { warmup: length.saturation_warmup, cycles: length.saturation_cycles, ..s.clone() };
+    let search = experiment::saturation(&search_scenario);
+    let simulated_saturation = search.saturation_rate;
+    let paper = models::paper_model(s).ok();
+    let paper_saturation = paper.as_ref().map(|m| (m.name(), m.saturation_rate(s)));
+    let rates: Vec<f64> = length.fractions.iter().map(|f| f * simulated_saturation).collect();
+    let latencies = model.curve(&rates);
+    let runs: Vec<(f64, u64)> =
+        length.fractions.iter().map(|&f| (f, if f == LOW_LOAD { length.utilisation_cycles } else { length.cycles })).collect();
+    let reports = experiment::parallel_map(&runs, |&(f, cycles)| {
+        let run = Scenario { warmup: length.warmup, cycles, ..at_rate(s, f * simulated_saturation) };
+        Simulation::new(&run).expect("a valid grid scenario").run()
+    });
+    let mut utilisation = None;
+    let points = runs
+        .iter()
+        .zip(&reports)
+        .zip(&latencies)
+        .map(|((&(fraction, _), r), &latency)| {
+            let rate = fraction * simulated_saturation;
+            if fraction == LOW_LOAD {
+                let predicted = match model.solve(rate) {
+                    Some(solution) => model.channel_utilisation(&solution),
+                    None => model.offered_utilisation(rate),
+                };
+                let differences: Vec<f64> =
+                    predicted.iter().zip(&r.channel_utilisation).map(|(p, m)| (p - m).abs()).collect();
+                utilisation = Some(Utilisation {
+                    rate,
+                    mean_difference: differences.iter().sum::<f64>() / differences.len().max(1) as f64,
+                    max_difference: differences.iter().copied().fold(0.0, f64::max),
+                    hottest_measured: r.channel_utilisation.iter().copied().fold(0.0, f64::max),
+                    hottest_predicted: predicted.iter().copied().fold(0.0, f64::max),
+                });
+            }
+            Point {
+                fraction,
+                rate,
+                model: latency,
+                paper: paper.as_ref().and_then(|m| m.evaluate(s, rate).latency),
+                simulated: SimulatedPoint {
+                    latency: r.latency_mean,
+                    ci95: r.latency_ci95,
+                    saturated: r.saturated,
+                    deadlock: r.deadlock,
+                },
+            }
+        })
+        .collect();
+    let end = model_saturation.min(1.2 * simulated_saturation);
+    let grid: Vec<f64> = (0..CURVE_POINTS).map(|i| end * (i as f64 + 0.5) / CURVE_POINTS as f64).collect();
+    let curve = grid.iter().zip(model.curve(&grid)).filter_map(|(&r, l)| l.map(|l| (r, l))).collect();
+    Comparison {
+        scenario: s.clone(),
+        routes: model.routes(),
+        model_saturation,
+        simulated_saturation,
+        paper: paper_saturation,
+        points,
+        utilisation,
+        curve,
+        simulations: search.runs + runs.len(),
+    }
+}
+
+/// Every configuration of the grid, in parallel, calling `progress` with each one finished.
+pub fn run(length: &Length, progress: &(dyn Fn(usize, usize, &Comparison) + Sync)) -> (Vec<Comparison>, f64) {
+    let start = Instant::now();
+    let scenarios = configurations(length);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results = experiment::parallel_map(&scenarios, |s| {
+        let r = validate(s, length);
+        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, scenarios.len(), &r);
+        r
+    });
+    (results, start.elapsed().as_secs_f64())
+}
+
+/// Path of a configuration's plot, relative to the validation folder.
+fn plot_file(r: &Comparison) -> String {
+    format!("{}.svg", r.id())
+}
+
+pub const SATURATION_PLOT: &str = "channel-queue-saturation.svg";
+
+/// One configuration's plot: the model's curve, the paper's model's points where one applies,
+/// the simulated points, and both saturation rates.
+pub fn latency_plot(r: &Comparison) -> Plot {
+    let simulated =
+        r.points.iter().map(|p| Marker { x: p.rate, y: p.simulated.latency, error: p.simulated.ci95 }).collect();
+    let mut markers = vec![MarkerSeries { label: "simulation, 95% CI".into(), markers: simulated }];
+    if let Some((name, _)) = r.paper {
+        let paper = r.points.iter().filter_map(|p| p.paper.map(|y| Marker { x: p.rate, y, error: 0.0 })).collect();
+        markers.push(MarkerSeries { label: format!("paper's model ({name})"), markers: paper });
+    }
+    let fitted = r
+        .curve
+        .iter()
+        .map(|p| p.1)
+        .chain(r.points.iter().filter(|p| !p.simulated.saturated).map(|p| p.simulated.latency + p.simulated.ci95))
+        .fold(0.0, f64::max);
+    let lowest = r.curve.iter().map(|p| p.1).chain(r.points.iter().map(|p| p.simulated.latency)).fold(f64::INFINITY, f64::min);
+    Plot {
+        title: format!("channel-queue: {} / {} ({})", r.scenario.routing, r.scenario.traffic, size_of(&r.scenario)),
+        x_label: "offered load λ (messages/node/cycle)".into(),
+        y_label: "mean message latency (cycles)".into(),
+        curves: vec![Curve { label: "model (channel-queue)".into(), points: r.curve.clone(), dashed: false }],
+        markers,
+        vertical_lines: vec![
+            VerticalLine { label: "simulated saturation".into(), x: r.simulated_saturation },
+            VerticalLine { label: "model saturation".into(), x: r.model_saturation },
+        ],
+        x_max: Some(1.25 * r.simulated_saturation.max(r.model_saturation.min(2.0 * r.simulated_saturation))),
+        y_max: (fitted > 0.0).then_some(fitted * 1.1),
+        y_min: lowest.is_finite().then_some(0.8 * lowest),
+    }
+}
+
+/// Predicted against simulated saturation rate, every configuration, with the ±10 % band.
+pub fn saturation_plot(results: &[Comparison]) -> Plot {
+    let markers = results.iter().map(|r| Marker { x: r.simulated_saturation, y: r.model_saturation, error: 0.0 }).collect();
+    let top = results.iter().map(|r| r.simulated_saturation.max(r.model_saturation)).fold(0.0, f64::max) * 1.05;
+    Plot {
+        title: "channel-queue: predicted against simulated saturation rate".into(),
+        x_label: "simulated saturation rate (messages/node/cycle)".into(),
+        y_label: "predicted saturation rate".into(),
+        curves: vec![
+            Curve { label: "predicted = simulated".into(), points: vec![(0.0, 0.0), (top, top)], dashed: false },
+            Curve { label: "±10 %".into(), points: vec![(0.0, 0.0), (top, 1.1 * top)], dashed: true },
+            Curve { label: String::new(), points: vec![(0.0, 0.0), (top, 0.9 * top)], dashed: true },
+        ],
+        markers: vec![MarkerSeries { label: "routing × pattern".into(), markers }],
+        vertical_lines: Vec::new(),
+        x_max: Some(top),
+        y_max: Some(top),
+        y_min: Some(0.0),
+    }
+}
+
+/// The torus and messages of a scenario, in words.
+fn size_of(s: &Scenario) -> String {
+    let side = vec![s.k.to_string(); s.n as usize].join("×");
+    format!("{side} torus, M = {}, B = {}", s.len, s.buf)
+}
+
+fn percent(e: Option<f64>) -> String {
+    match e {
+        None => "–".into(),
+        Some(e) if !e.is_finite() => "saturated".into(),
+        Some(e) => format!("{:.1} %", 100.0 * e),
+    }
+}
+
+fn signed_percent(e: f64) -> String {
+    format!("{:+.1} %", 100.0 * e)
+}
+
+fn mark(ok: bool) -> &'static str {
+    if ok {
+        "yes"
+    } else {
+        "**no**"
+    }
+}
+
+/// The report as Markdown.
+pub fn markdown(results: &[Comparison], length: &Length, seconds: f64, command: &str) -> String {
+    let mut md = String::new();
+    let size = results.first().map_or(String::new(), |r| size_of(&r.scenario));
+    let _ = writeln!(md, "# The channel-queue model against the simulator\n");
+    let _ = writeln!(
+        md,
+        "Generated by `{command}` ({} configurations, {} simulations, {seconds:.0} s). The model is \
+         specified in [`docs/models/channel-queue.md`](../models/channel-queue.md); its §8 sets the \
+         targets checked here. Every configuration is {size} with the algorithm's default VCs.\n",
+        results.len(),
+        results.iter().map(|r| r.simulations).sum::<usize>()
+    );
+    let _ = writeln!(
+        md,
+        "**Method.** For each routing algorithm and traffic pattern: the simulated saturation rate \
+         (`torus saturation`'s bisection, runs of {} + {} cycles), the model's (bisection of its \
+         fixed point to 0.1 %), and the mean latency simulated at {} of the simulated saturation \
+         rate (runs of {} + {} cycles; the run at {:.0} % is {} cycles long, and its per-channel \
+         utilisation is set against `channel_utilisation_predicted`). Errors are (model − \
+         simulation) / simulation. Targets: mean |error| ≤ {:.0} % up to {:.0} % of saturation, ≤ \
+         {:.0} % from {:.0} to {:.0} %; saturation rate within ±{:.0} %; every channel's \
+         utilisation within ±{} flits/cycle. “saturated” means the model had already saturated at \
+         a rate the simulator carried.\n",
+        length.saturation_warmup,
+        length.saturation_cycles,
+        length.fractions.iter().map(|f| format!("{:.0} %", 100.0 * f)).collect::<Vec<_>>().join(", "),
+        length.warmup,
+        length.cycles,
+        100.0 * LOW_LOAD,
+        length.utilisation_cycles,
+        100.0 * LOW_TARGET,
+        100.0 * LOW_LOAD,
+        100.0 * HIGH_TARGET,
+        100.0 * LOW_LOAD,
+        100.0 * HIGH_LOAD,
+        100.0 * SATURATION_TARGET,
+        UTILISATION_TARGET,
+    );
+    let met = results.iter().filter(|r| r.meets_targets()).count();
+    let count = |f: &dyn Fn(&Comparison) -> bool| results.iter().filter(|r| f(r)).count();
+    let _ = writeln!(md, "## Summary\n");
+    let _ = writeln!(
+        md,
+        "Every target met in {met} of {} configurations. Latency ≤ {:.0} % of saturation: {} of {} \
+         within target; {:.0}–{:.0} %: {} of {}; saturation rate: {} of {}; per-channel utilisation: \
+         {} of {}.\n",
+        results.len(),
+        100.0 * LOW_LOAD,
+        count(&|r| r.mean_error(0.0, LOW_LOAD, false).is_some_and(|e| e <= LOW_TARGET)),
+        count(&|r| r.mean_error(0.0, LOW_LOAD, false).is_some()),
+        100.0 * LOW_LOAD,
+        100.0 * HIGH_LOAD,
+        count(&|r| r.mean_error(LOW_LOAD, HIGH_LOAD, false).is_some_and(|e| e <= HIGH_TARGET)),
+        count(&|r| r.mean_error(LOW_LOAD, HIGH_LOAD, false).is_some()),
+        count(&|r| r.saturation_error().abs() <= SATURATION_TARGET),
+        results.len(),
+        count(&|r| r.utilisation.as_ref().is_some_and(|u| u.max_difference <= UTILISATION_TARGET)),
+        count(&|r| r.utilisation.is_some()),
+    );
+    let _ = writeln!(md, "Mean |latency error| up to {:.0} % / from {:.0} to {:.0} % of the simulated saturation rate, by routing × pattern:\n", 100.0 * LOW_LOAD, 100.0 * LOW_LOAD, 100.0 * HIGH_LOAD);
+    let _ = write!(md, "| routing |");
+    for t in PATTERNS {
+        let _ = write!(md, " {t} |");
+    }
+    let _ = write!(md, "\n|---|");
+    for _ in PATTERNS {
+        let _ = write!(md, "---|");
+    }
+    md.push('\n');
+    for routing in ROUTINGS {
+        let _ = write!(md, "| {routing} |");
+        for traffic in PATTERNS {
+            let cell = results.iter().find(|r| r.scenario.routing == routing && r.scenario.traffic == traffic).map_or(
+                "–".to_string(),
+                |r| format!("{} / {}", percent(r.mean_error(0.0, LOW_LOAD, false)), percent(r.mean_error(LOW_LOAD, HIGH_LOAD, false))),
+            );
+            let _ = write!(md, " {cell} |");
+        }
+        md.push('\n');
+    }
+    let _ = writeln!(md, "\n## Saturation rate\n");
+    let _ = writeln!(md, "![predicted against simulated saturation rate]({SATURATION_PLOT})\n");
+    let _ = writeln!(md, "| routing | traffic | simulated | channel-queue | error | paper's model | routes |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    for r in results {
+        let paper = r.paper.map_or("–".to_string(), |(name, sat)| {
+            format!("{name}: {sat:.5} ({})", signed_percent((sat - r.simulated_saturation) / r.simulated_saturation))
+        });
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:.5} | {:.5} | {} | {paper} | {} |",
+            r.scenario.routing,
+            r.scenario.traffic,
+            r.simulated_saturation,
+            r.model_saturation,
+            signed_percent(r.saturation_error()),
+            r.routes
+        );
+    }
+    let _ = writeln!(md, "\n## Per-channel utilisation at {:.0} % of saturation\n", 100.0 * LOW_LOAD);
+    let _ = writeln!(md, "| routing | traffic | rate | mean \\|difference\\| | max \\|difference\\| | hottest measured | hottest predicted | within ±{UTILISATION_TARGET} |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for r in results {
+        if let Some(u) = &r.utilisation {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {:.5} | {:.4} | {:.4} | {:.3} | {:.3} | {} |",
+                r.scenario.routing,
+                r.scenario.traffic,
+                u.rate,
+                u.mean_difference,
+                u.max_difference,
+                u.hottest_measured,
+                u.hottest_predicted,
+                mark(u.max_difference <= UTILISATION_TARGET)
+            );
+        }
+    }
+    let _ = writeln!(md, "\n## Every point\n");
+    let _ = writeln!(
+        md,
+        "Where a paper's model also applies, its latency and error stand beside the channel-queue \
+         model's, against the same simulation.\n"
+    );
+    for r in results {
+        let _ = writeln!(md, "### {} / {}\n", r.scenario.routing, r.scenario.traffic);
+        let _ = writeln!(md, "![{} / {}]({})\n", r.scenario.routing, r.scenario.traffic, plot_file(r));
+        let paper_head = r.paper.map_or(String::new(), |(name, _)| format!(" {name} | error |"));
+        let paper_rule = if r.paper.is_some() { "---|---|" } else { "" };
+        let _ = writeln!(md, "| load | rate | simulated | channel-queue | error |{paper_head}");
+        let _ = writeln!(md, "|---|---|---|---|---|{paper_rule}");
+        for p in &r.points {
+            let sim = if p.simulated.saturated || p.simulated.deadlock {
+                format!("{:.2} (saturated)", p.simulated.latency)
+            } else {
+                format!("{:.2} ± {:.2}", p.simulated.latency, p.simulated.ci95)
+            };
+            let model = p.model.map_or("saturated".to_string(), |m| format!("{m:.2}"));
+            let paper = if r.paper.is_some() {
+                let error = match p.paper_error() {
+                    Some(e) if e.is_finite() => signed_percent(e),
+                    Some(_) => "saturated".into(),
+                    None => "–".into(),
+                };
+                format!(" {} | {error} |", p.paper.map_or("saturated".to_string(), |m| format!("{m:.2}")))
+            } else {
+                String::new()
+            };
+            let error = match p.error() {
+                Some(e) if e.is_finite() => signed_percent(e),
+                Some(_) => "saturated".into(),
+                None => "–".into(),
+            };
+            let _ = writeln!(md, "| {:.0} % | {:.5} | {sim} | {model} | {error} |{paper}", 100.0 * p.fraction, p.rate);
+        }
+        md.push('\n');
+    }
+    md
+}
+
+/// Writes `validation/channel-queue.md` and its plots under `out`.
+pub fn write(results: &[Comparison], length: &Length, seconds: f64, command: &str, out: &Path) -> std::io::Result<()> {
+    let folder = out.join("validation");
+    std::fs::create_dir_all(&folder)?;
+    for r in results {
+        std::fs::write(folder.join(plot_file(r)), latency_plot(r).render())?;
+    }
+    std::fs::write(folder.join(SATURATION_PLOT), saturation_plot(results).render())?;
+    std::fs::write(folder.join("channel-queue.md"), markdown(results, length, seconds, command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_is_every_algorithm_with_vcs_by_every_pattern_and_the_model_covers_it() {
+        let grid = configurations(&Length::full());
+        assert_eq!(grid.len(), ROUTINGS.len() * PATTERNS.len());
+        for s in &grid {
+            assert!(channel_queue::assumptions_hold(s).is_ok(), "{}", s.canonical());
+            assert_eq!((s.k, s.len, s.buf), (8, 16, 4));
+        }
+        assert!(!ROUTINGS.contains(&RoutingKind::Chaos));
+    }
+
+    #[test]
+    fn errors_and_targets_from_the_points() {
+        let point = |fraction: f64, model: Option<f64>, latency: f64| Point {
+            fraction,
+            rate: fraction * 0.02,
+            model,
+            paper: None,
+            simulated: SimulatedPoint { latency, ci95: 0.1, saturated: false, deadlock: false },
+        };
+        let mut r = Comparison {
+            scenario: Scenario::parse("k=8&routing=dor").unwrap(),
+            routes: "exact".into(),
+            model_saturation: 0.0209,
+            simulated_saturation: 0.02,
+            paper: None,
+            points: vec![point(0.1, Some(20.4), 20.0), point(0.5, Some(28.8), 30.0), point(0.8, Some(55.0), 50.0)],
+            utilisation: Some(Utilisation { rate: 0.01, mean_difference: 0.001, max_difference: 0.015, hottest_measured: 0.3, hottest_predicted: 0.31 }),
+            curve: Vec::new(),
+            simulations: 0,
+        };
+        // (0.4/20 + 1.2/30) / 2 = 3 %; 5/50 = 10 %; saturation +4.5 %.
+        assert!((r.mean_error(0.0, LOW_LOAD, false).unwrap() - 0.03).abs() < 1e-12);
+        assert!((r.mean_error(LOW_LOAD, HIGH_LOAD, false).unwrap() - 0.1).abs() < 1e-12);
+        assert!((r.saturation_error() - 0.045).abs() < 1e-12);
+        assert!(r.meets_targets());
+        // A model saturated where the simulator kept up misses the target.
+        r.points[2].model = None;
+        assert_eq!(r.mean_error(LOW_LOAD, HIGH_LOAD, false), Some(f64::INFINITY));
+        assert!(!r.meets_targets());
+        r.points[2].model = Some(55.0);
+        r.simulated_saturation = 0.018;
+        assert!(!r.meets_targets(), "saturation 16 % high");
+    }
+}
