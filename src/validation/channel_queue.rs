@@ -245,6 +245,7 @@ pub fn validate(s: &Scenario, length: &Length) -> Comparison {
                 simulated: SimulatedPoint {
                     latency: r.latency_mean,
                     ci95: r.latency_ci95,
+                    seeds: 1,
                     saturated: r.saturated,
                     deadlock: r.deadlock,
                 },
@@ -561,7 +562,7 @@ mod tests {
             rate: fraction * 0.02,
             model,
             paper: None,
-            simulated: SimulatedPoint { latency, ci95: 0.1, saturated: false, deadlock: false },
+            simulated: SimulatedPoint { latency, ci95: 0.1, seeds: 1, saturated: false, deadlock: false },
         };
         let mut r = Comparison {
             scenario: Scenario::parse("k=8&routing=dor").unwrap(),
