@@ -17,7 +17,7 @@ export const FIRST_COLOUR = '#D55E00';
 // its views into wasm memory, fast mode's frames, the heat and the marks): the second
 // simulation uses the same code on its own fields.
 const SHARED = ['stateViews', 'drawData', 'sampleHeat', 'drawState', 'collectMarks', 'fastFrame', 'cycle', 'liveStats',
-  'backtracks', 'liveMisroutes', 'deadlockCycle', 'heatValues', 'stuckHeaders'];
+  'backtracks', 'liveMisroutes', 'deadlockCycle', 'heatValues', 'predictedHeat', 'stuckHeaders'];
 
 // What differs between two canonical scenarios, in the words of the page (`GOAL`, `2 VCs`).
 // Between two routing algorithms the keys that only follow from each one's defaults (its VCs,
