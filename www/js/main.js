@@ -1464,7 +1464,9 @@ class App {
       console.warn(`model of ${scenario}: ${err.message}`);
     }
     if (!current()) return;
-    const models = report ? await this.modelCurves(scenario, report) : [];
+    // The channel-queue model's curve can take the worker seconds (GOAL: a minute), so the
+    // sweep never waits for it: it is drawn when it comes (addChannelQueueCurve).
+    const models = report ? await this.modelCurves(scenario, report, { paperOnly: true }) : [];
     if (!current()) return;
     this.modelReport = report;
     this.models = models;
@@ -1477,7 +1479,7 @@ class App {
     this.renderModel();
     const sweep = new Sweep(this.runner, scenario, {
       bound: report ? report.bound_saturation_rate : null,
-      predicted: models.map((m) => m.saturation),
+      predicted: report && report.saturation_rate > 0 ? [report.saturation_rate] : [],
       capacity: this.capacity,
       onPoint: (p) => {
         if (this.sweepTimes.first == null) this.sweepTimes.first = performance.now();
@@ -1500,8 +1502,10 @@ class App {
 
   // The applicable model's curve (a paper's model where one applies, else the channel-queue
   // model), as a list: [{name, label, points, saturation}].
-  async modelCurves(scenario, report) {
+  // With paperOnly, nothing where only the channel-queue model applies.
+  async modelCurves(scenario, report, { paperOnly = false } = {}) {
     if (!(report.model && report.saturation_rate > 0)) return [];
+    if (paperOnly && report.model === OWN_MODEL) return [];
     return [await this.modelCurve(scenario, report.model, report.saturation_rate, 'curve')];
   }
 
@@ -1527,11 +1531,11 @@ class App {
     };
   }
 
-  // Where a paper's model applies, the channel-queue model's curve beside it, drawn when the
+  // The channel-queue model's curve, beside a paper's model's where one applies, drawn when the
   // worker has it: the sweep does not wait for it.
   async addChannelQueueCurve(scenario, report, current) {
     const own = report.channel_queue;
-    if (!report.model || report.model === OWN_MODEL || !own || !(own.saturation_rate > 0)) return;
+    if (!own || own.reason || !(own.saturation_rate > 0)) return;
     const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, 'channelQueueCurve');
     if (!current()) return;
     this.models = [...this.models, curve];
