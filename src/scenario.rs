@@ -83,6 +83,106 @@ named_enum!(TrafficKind {
     Hotspot => "hotspot", Worstcase => "worstcase",
 });
 
+/// Router organisation (`router=`): the input-queued router every link before this key ran
+/// (`iq`), or that router with some of [`RouterOrganisation::FEATURES`], joined by `+` in that
+/// order (`damq+speedup2+wide`). What each changes, and what each does to throughput, is in
+/// `docs/experiments/router.md`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RouterOrganisation {
+    /// Switch allocation finds a maximum-size matching of input ports to output ports instead
+    /// of the age-ordered maximal one.
+    pub maxmatch: bool,
+    /// A VC's buffer is not a FIFO: any message it holds whole may leave first, as in a
+    /// dynamically allocated multi-queue (DAMQ).
+    pub damq: bool,
+    /// Internal speedup 2: each switch input and output port carries up to two flits a cycle,
+    /// and each output queues what its channel cannot send at once.
+    pub speedup2: bool,
+    /// Terminals as wide as the network: 2n injection channels per node, and up to 2n flits
+    /// ejected per cycle.
+    pub wide: bool,
+}
+
+impl RouterOrganisation {
+    /// The feature names, in canonical order.
+    pub const FEATURES: [&'static str; 4] = ["maxmatch", "damq", "speedup2", "wide"];
+    /// The organisation that reproduces seed 004's throughputs (docs/experiments/router.md).
+    pub const PAPER: RouterOrganisation = RouterOrganisation { maxmatch: false, damq: true, speedup2: true, wide: true };
+
+    fn flags(&self) -> [bool; 4] {
+        [self.maxmatch, self.damq, self.speedup2, self.wide]
+    }
+
+    /// Today's input-queued router, with none of the features.
+    pub fn is_iq(&self) -> bool {
+        *self == RouterOrganisation::default()
+    }
+
+    /// The scenario-string spelling: `iq`, or the features joined by `+` in canonical order.
+    pub fn name(&self) -> String {
+        if self.is_iq() {
+            return "iq".into();
+        }
+        let names: Vec<&str> = Self::FEATURES.iter().zip(self.flags()).filter(|(_, on)| *on).map(|(name, _)| *name).collect();
+        names.join("+")
+    }
+
+    fn from_name(value: &str) -> Result<RouterOrganisation, String> {
+        let value = value.trim();
+        let mut r = RouterOrganisation::default();
+        if value == "iq" {
+            return Ok(r);
+        }
+        // A `+` reads as a space once a URL is decoded (form encoding): either joins features.
+        for feature in value.split(['+', ' ']) {
+            let on = match feature {
+                "maxmatch" => &mut r.maxmatch,
+                "damq" => &mut r.damq,
+                "speedup2" => &mut r.speedup2,
+                "wide" => &mut r.wide,
+                _ => {
+                    return Err(format!(
+                        "must be iq or features joined by + from {}, got {}",
+                        Self::FEATURES.join(", "),
+                        quoted(feature)
+                    ))
+                }
+            };
+            if *on {
+                return Err(format!("names {} twice", quoted(feature)));
+            }
+            *on = true;
+        }
+        Ok(r)
+    }
+
+    /// Injection channels per node: one, or one per network port under `wide`.
+    pub fn injection_channels(&self, n: u32) -> u32 {
+        if self.wide {
+            2 * n
+        } else {
+            1
+        }
+    }
+
+    /// Flits each switch port carries per cycle.
+    pub fn speedup(&self) -> u32 {
+        1 + self.speedup2 as u32
+    }
+}
+
+impl fmt::Display for RouterOrganisation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for RouterOrganisation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
 impl RoutingKind {
     /// Fewest virtual channels per physical channel with which the algorithm's
     /// deadlock-avoidance scheme works on an `n`-dimensional torus (for nbc the smallest one:
@@ -216,6 +316,8 @@ pub struct Scenario {
     /// With `cycles=auto`: the relative half-width of the latency's 95 % confidence interval the
     /// window runs until.
     pub ci: f64,
+    /// The router organisation (`iq` unless a link says otherwise).
+    pub router: RouterOrganisation,
 }
 
 /// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
@@ -246,6 +348,7 @@ impl Default for Scenario {
             random_faults: RandomFaults::Count(0),
             misroute: 0,
             ci: 0.02,
+            router: RouterOrganisation::default(),
         }
     }
 }
@@ -280,7 +383,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci",
+    "ci", "router",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -381,6 +484,8 @@ impl Scenario {
         let mut s = Scenario::default();
         let mut seen = [false; KEYS.len()];
         let (mut vcs_given, mut buf_given, mut mq_given) = (false, false, false);
+        // Read once the router is known: its injection channels bound the rate.
+        let mut rate_text = None;
         for pair in body.split('&') {
             if pair.trim().is_empty() {
                 continue;
@@ -411,7 +516,7 @@ impl Scenario {
                 "switching" => s.switching = parse_enum(key, v, Switching::from_name, Switching::allowed())?,
                 "scout" => s.scout = parse_int(key, v, limits::SCOUT)?,
                 "traffic" => s.traffic = parse_enum(key, v, TrafficKind::from_name, TrafficKind::allowed())?,
-                "rate" => s.rate = parse_real(key, v, 0.0, 1.0, true)?,
+                "rate" => rate_text = Some(value.clone()),
                 "len" => s.len = parse_int(key, v, limits::LEN)?,
                 "vcs" => {
                     s.vcs = parse_int(key, v, limits::VCS)?;
@@ -446,8 +551,12 @@ impl Scenario {
                 }
                 "misroute" => s.misroute = parse_int(key, v, limits::MISROUTE)?,
                 "ci" => s.ci = parse_real(key, v, limits::CI.0, limits::CI.1, true)?,
+                "router" => s.router = RouterOrganisation::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
+        }
+        if let Some(text) = rate_text {
+            s.rate = parse_real("rate", &text, 0.0, s.router.injection_channels(s.n) as f64, true)?;
         }
         if !vcs_given {
             s.vcs = s.routing.default_vcs(s.n);
@@ -494,6 +603,34 @@ impl Scenario {
                     self.k
                 ),
             ));
+        }
+        let injection = self.router.injection_channels(self.n);
+        if self.rate > injection as f64 {
+            return Err(ScenarioError::new(
+                "rate",
+                format!("must be a number in (0, {injection}] (one message per injection channel), got `{}`", self.rate),
+            ));
+        }
+        if !self.router.is_iq() {
+            if self.routing == RoutingKind::Chaos {
+                return Err(ScenarioError::new(
+                    "router",
+                    format!("routing=chaos has a router of its own (one buffer per port, a shared queue, deflection): router must be iq, got {}", self.router),
+                ));
+            }
+            if self.switching != Switching::Wormhole {
+                return Err(ScenarioError::new("router", format!("router={} needs switching=wormhole", self.router)));
+            }
+            // Faults and misrouting run in the input-queued router's own phases only.
+            if self.has_faults() || self.misroute > 0 {
+                return Err(ScenarioError::new("router", format!("router={} needs a network without faults (flinks, fnodes, frandom, misroute)", self.router)));
+            }
+            if self.router.maxmatch && self.router.damq {
+                return Err(ScenarioError::new(
+                    "router",
+                    "maxmatch matches one request per VC, damq offers several: they cannot be combined",
+                ));
+            }
         }
         let min = self.min_vcs();
         if self.vcs < min && !self.allow_unsafe {
@@ -666,7 +803,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}",
             self.k,
             self.n,
             self.routing,
@@ -688,7 +825,8 @@ impl Scenario {
             joined(&self.failed_nodes),
             self.random_faults,
             self.misroute,
-            self.ci
+            self.ci,
+            self.router
         )
     }
 

@@ -24,11 +24,11 @@ fn error(text: &str) -> (String, String) {
 fn fault_keys_are_canonical_and_default_to_no_fault() {
     let plain = parse("k=8");
     assert!(!plain.has_faults());
-    assert!(plain.canonical().ends_with("&qcap=1000&flinks=&fnodes=&frandom=0&misroute=0&ci=0.02"), "{}", plain.canonical());
+    assert!(plain.canonical().contains("&qcap=1000&flinks=&fnodes=&frandom=0&misroute=0&ci=0.02&"), "{}", plain.canonical());
     // Lists are sorted, and every spelling reads back to the same scenario.
     let s = parse("k=8&flinks=35y,%2027x&fnodes=40,12&frandom=0.05&switching=scouting&misroute=3");
     let canonical = s.canonical();
-    assert!(canonical.ends_with("&flinks=27x,35y&fnodes=12,40&frandom=0.05&misroute=3&ci=0.02"), "{canonical}");
+    assert!(canonical.contains("&flinks=27x,35y&fnodes=12,40&frandom=0.05&misroute=3&ci=0.02&"), "{canonical}");
     assert_eq!(parse(&canonical), s);
     assert_eq!(parse("k=8&frandom=6").canonical(), parse("k=8&frandom=6").canonical());
     assert_ne!(parse("k=8&frandom=6"), parse("k=8&frandom=0.05"), "a count and a fraction stay apart");

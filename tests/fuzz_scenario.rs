@@ -171,6 +171,7 @@ impl Generator {
                 1 => self.real(),
                 _ => self.pick(&["0.05", "0.1", "1.0", "0.0", "1", "0.5", "3", "1e-1"]).to_string(),
             },
+            "router" => self.router(),
             _ => self.junk(),
         }
     }
@@ -184,6 +185,18 @@ impl Generator {
         }
         let separator = self.pick(&[",", ",", ",", ", ", ";", "%2C", ",,", " "]);
         items.join(separator)
+    }
+
+    /// `iq`, or features joined by `+` (or a space, or an escaped `+`), sometimes repeated or
+    /// unknown.
+    fn router(&mut self) -> String {
+        if self.below(4) == 0 {
+            return "iq".into();
+        }
+        let features = ["maxmatch", "damq", "speedup2", "wide", "iq", "fast", ""];
+        let count = 1 + self.below(4);
+        let chosen: Vec<&str> = (0..count).map(|_| if self.below(8) == 0 { self.pick(&features) } else { self.pick(&features[..4]) }).collect();
+        chosen.join(self.pick(&["+", "+", "+", " ", "%2B", "++", ","]))
     }
 
     /// Mostly small values and range edges; sometimes absurd or malformed numbers.

@@ -17,6 +17,10 @@ fn canonical_strings_round_trip() {
         "qcap=7&rate=0.2",
         "warmup=auto&cycles=auto&ci=0.05",
         "warmup=auto&cycles=5000",
+        "routing=goal&router=damq+speedup2+wide&rate=3.5",
+        "router=wide+maxmatch",
+        "router=speedup2%2Bdamq",
+        "router=iq",
     ] {
         let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let canonical = s.canonical();
@@ -43,7 +47,7 @@ fn defaults_follow_the_spec() {
     assert!(!s.warmup_auto() && !s.cycles_auto() && s.ci == 0.02);
     let auto = Scenario::parse("warmup=auto&cycles=auto").unwrap();
     assert!(auto.warmup_auto() && auto.cycles_auto());
-    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02"));
+    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().contains("&misroute=0&ci=0.02&router=iq"));
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
@@ -64,6 +68,17 @@ fn defaults_follow_the_spec() {
     assert_eq!(chaos("&len=1&buf=8&n=3&k=4"), (1, 8, 64));
     assert_eq!(chaos("&len=3&mq=2"), (1, 4, 2));
     assert_eq!(s.mq, 0, "no shared queue for other algorithms");
+    // The router organisation: today's input-queued router unless a link asks for another;
+    // features in any order read as the canonical order, and a URL's `+` may arrive as a space.
+    assert!(s.router.is_iq());
+    assert_eq!(s.canonical().rsplit('&').next(), Some("router=iq"));
+    for text in ["router=wide+damq+speedup2", "router=damq+speedup2+wide", "router=damq speedup2 wide", "router=damq%2Bspeedup2%2Bwide"] {
+        let r = Scenario::parse(text).unwrap().router;
+        assert_eq!(r, torus_explorer::scenario::RouterOrganisation::PAPER, "{text}");
+        assert_eq!(r.name(), "damq+speedup2+wide");
+    }
+    // One injection channel bounds the rate at one message per node and cycle; 2n under wide.
+    assert_eq!(Scenario::parse("router=wide&rate=4").unwrap().rate, 4.0);
     // Percent-escapes and form spaces decode.
     assert_eq!(Scenario::parse("routing=%64or&k=%206").unwrap().k, 6);
 }
@@ -119,6 +134,15 @@ fn bad_inputs_name_their_key() {
         ("ci=0", "ci", "(0, 1]"),
         ("ci=1.5", "ci", "(0, 1]"),
         ("qcap=1048577", "qcap", "from 1 to 1048576"),
+        ("rate=2", "rate", "(0, 1]"),
+        ("router=wide&rate=4.5", "rate", "(0, 4]"),
+        ("router=wide&n=3&k=4&rate=7", "rate", "(0, 6]"),
+        ("router=fast", "router", "maxmatch, damq, speedup2, wide"),
+        ("router=damq++wide", "router", "got ``"),
+        ("router=damq+damq", "router", "twice"),
+        ("router=maxmatch+damq", "router", "cannot be combined"),
+        ("router=damq&routing=chaos", "router", "must be iq"),
+        ("router=wide&switching=scouting&scout=1", "router", "switching=wormhole"),
     ];
     for &(input, key, words) in table {
         let e = Scenario::parse(input).expect_err(input);
@@ -137,6 +161,7 @@ fn random_inputs_never_panic() {
         "k", "n", "rate", "len", "vcs", "buf", "seed", "routing", "traffic", "=", "&", "%", "%2", "%E2%82", "é", "\u{0}",
         "-", "1", "0", "9999999999999999999999", "NaN", "inf", "1e308", "0.5", "dor", "goal", "uniform", "#", "?", " ",
         "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos", "qcap", "ci", "auto", "warmup", "cycles",
+        "router", "iq", "damq", "wide", "speedup2", "maxmatch", "3",
     ];
     let mut rng = Rng::new(42, Stream::Traffic);
     for _ in 0..50_000 {

@@ -88,7 +88,8 @@ pub struct SearchOptions {
     /// The search stops once the bracket is at most this fraction of its upper end.
     pub tolerance: f64,
     /// The rates searched, messages/node/cycle: the lower end is taken to keep up and the upper
-    /// not, neither is run. `None`: from 0 to 1/len, the injection channel's limit.
+    /// not, neither is run. `None`: from 0 to W/len, the limit of the node's W injection
+    /// channels (one, or 2n under `router=...wide`).
     pub range: Option<(f64, f64)>,
 }
 
@@ -101,7 +102,7 @@ impl Default for SearchOptions {
 impl SearchOptions {
     /// The rates searched for `s`.
     pub fn range_for(&self, s: &Scenario) -> (f64, f64) {
-        self.range.unwrap_or((0.0, 1.0 / s.len as f64))
+        self.range.unwrap_or((0.0, s.router.injection_channels(s.n) as f64 / s.len as f64))
     }
 }
 
@@ -190,7 +191,7 @@ impl Saturation {
     }
 }
 
-/// Saturation throughput under the default criterion and tolerance, from 0 to 1/len.
+/// Saturation throughput under the default criterion and tolerance, from 0 to W/len.
 pub fn saturation(s: &Scenario) -> Saturation {
     search(s, &SearchOptions::default())
 }

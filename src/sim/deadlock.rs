@@ -86,7 +86,7 @@ impl Simulation {
                         mask &= mask - 1;
                     }
                 }
-            } else if (out as usize) < net_vcs && self.credits(out as usize) == 0 {
+            } else if (out as usize) < net_vcs && self.credits(out as usize) == self.reserved[out as usize] {
                 graph.targets.push(out);
             }
         }

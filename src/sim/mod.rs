@@ -1,7 +1,8 @@
 //! The cycle-accurate, flit-level simulator.
 //!
 //! State lives in flat arrays indexed by virtual channel: network VC `channel · V + v` (its
-//! buffer sits at the downstream router of `channel`), then one injection VC per node, then the
+//! buffer sits at the downstream router of `channel`), then the injection VCs (`i · N + node` for
+//! the i-th of the node's W, one but under `router=...wide`), then the
 //! Q packet slots of each node's shared queue (`routing=chaos` only, see
 //! [`crate::routing::chaos`]).
 //!
@@ -33,6 +34,7 @@ mod deadlock;
 mod faults;
 mod parking;
 pub mod run_length;
+mod router;
 mod saved;
 mod scouting;
 pub mod stats;
@@ -42,7 +44,7 @@ mod view;
 use crate::routing::{self, Algorithm, Candidate, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::with_algorithm;
 use crate::rng::{Rng, Stream};
-use crate::scenario::{RoutingKind, Scenario, ScenarioError};
+use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::{Deserialize, Serialize};
@@ -54,6 +56,7 @@ use scouting::Probe;
 use stats::{multiplexing_degree, Delivery, Histogram, Stats};
 use arrivals::Calendar;
 use run_length::{RunLength, Stop};
+use router::{QueuedFlit, Request};
 pub use table::Table;
 use std::collections::VecDeque;
 
@@ -361,6 +364,13 @@ pub struct Simulation {
     atomic_vcs: u32,
     /// Bit `v` set for every VC `v < V` of a channel.
     all_vcs_mask: u32,
+    /// The router organisation, and whether it is anything but the input-queued router (which
+    /// then runs the allocation and moves of [`router`]).
+    router: RouterOrganisation,
+    organised: bool,
+    /// Injection VCs per node, each a switch input of its own: W = 1, or 2n under `wide`; the
+    /// i-th of node u is VC `net_vcs + i · N + u`.
+    injection_channels: u32,
     pattern: Pattern,
     traffic_rng: Rng,
     routing_rng: Rng,
@@ -371,7 +381,8 @@ pub struct Simulation {
     ports: u32,
     net_vcs: u32,
     /// Chaos's shared queue: Q packet slots per node (0 without one), VC index of the first
-    /// slot (after the injection VCs), and each router's free slots as a bit mask.
+    /// slot (after the W injection VCs of each node), and each router's free slots as a bit
+    /// mask.
     mq: u32,
     mq_base: u32,
     mq_free: Table<u64>,
@@ -399,6 +410,15 @@ pub struct Simulation {
     channels_at_level: Table<u64>,
     /// `in_channel[node · 2n + p]`: the channel entering `node` through its input port `p`.
     in_channel: Table<u32>,
+    /// Under `speedup2` ([`router`]): per VC, the credits held by flits queued at the output of
+    /// the router upstream; per channel, that output's queue (a ring of V · buf flits from
+    /// `out_head`, `out_len` long); and a bit per channel whose queue holds flits. Empty
+    /// otherwise, except `reserved`, all zero.
+    reserved: Table<u16>,
+    out_queue: Table<QueuedFlit>,
+    out_head: Table<u16>,
+    out_len: Table<u16>,
+    queued_channels: Table<u64>,
 
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
@@ -440,6 +460,9 @@ pub struct Simulation {
     /// At the router being allocated: its input VCs whose front flit could move this cycle,
     /// oldest message first (one entry per input VC, the first few in use).
     contenders: Table<Contender>,
+    /// The same for the organised router ([`router`]): a request per message that could move,
+    /// several per VC under `damq`.
+    requests: Vec<Request>,
     stats: Stats,
     /// When the measurement window starts and ends ([`run_length`]), and the next cycle at
     /// which the window or the controller needs attention: every other cycle costs one test.
@@ -503,7 +526,8 @@ impl Simulation {
         let ports = torus.ports();
         let channels = torus.channels();
         let net_vcs = channels * s.vcs;
-        let mq_base = net_vcs + nodes;
+        let injection_channels = s.router.injection_channels(s.n);
+        let mq_base = net_vcs + nodes * injection_channels;
         let all_vcs = (mq_base + nodes * s.mq) as usize;
         let mut in_channel = Vec::with_capacity(channels as usize);
         for u in 0..nodes {
@@ -511,7 +535,7 @@ impl Simulation {
                 in_channel.push(torus.channel(torus.neighbour(u, p ^ 1), p));
             }
         }
-        let locals = ports * s.vcs + 1 + s.mq;
+        let locals = ports * s.vcs + injection_channels + s.mq;
         assert!(locals <= 128, "a router's inputs must fit two active words");
         let active_shift = (locals > 64) as u32;
         let mut vc = vec![Vc::FREE; all_vcs + 1];
@@ -529,11 +553,14 @@ impl Simulation {
                     input_vcs.push(network_vc);
                 }
             }
-            sit(net_vcs + u, u, ports * s.vcs);
-            input_vcs.push(net_vcs + u);
+            for i in 0..injection_channels {
+                let injection_vc = net_vcs + i * nodes + u;
+                sit(injection_vc, u, ports * s.vcs + i);
+                input_vcs.push(injection_vc);
+            }
             for q in 0..s.mq {
                 let slot_vc = mq_base + u * s.mq + q;
-                sit(slot_vc, u, ports * s.vcs + 1 + q);
+                sit(slot_vc, u, ports * s.vcs + injection_channels + q);
                 input_vcs.push(slot_vc);
             }
         }
@@ -546,7 +573,7 @@ impl Simulation {
             vc[slot_vc as usize].port = (ports + 1 + (slot_vc - mq_base) % s.mq) as u8;
         }
         for injection_vc in net_vcs..mq_base {
-            vc[injection_vc as usize].port = ports as u8;
+            vc[injection_vc as usize].port = (ports + (injection_vc - net_vcs) / nodes) as u8;
         }
         let mut channels_at_level: Vec<u64> = (0..=s.vcs).map(|v| if v == 0 { channels as u64 } else { 0 }).collect();
         if let Some(f) = &faults {
@@ -579,11 +606,16 @@ impl Simulation {
         let (run_length, window_start, window_end) = RunLength::new(s);
         let routing = routing::build(s);
         let probing = s.scout > 0 || s.misroute > 0;
-        let input_ports = (ports + 1 + s.mq) as usize;
+        let input_ports = ((ports + injection_channels) * s.router.speedup() + s.mq) as usize;
+        let speedup2 = s.router.speedup2;
+        let queue_depth = if speedup2 { (s.vcs * s.buf) as usize } else { 0 };
         Ok(Simulation {
             scenario: s.clone(),
             atomic_vcs: routing.atomic_vcs(),
             all_vcs_mask: VcSets { vcs: s.vcs }.all(),
+            router: s.router,
+            organised: !s.router.is_iq(),
+            injection_channels,
             routing,
             pattern,
             traffic_rng,
@@ -608,6 +640,11 @@ impl Simulation {
             busy_vcs: vec![0; channels as usize].into(),
             channels_at_level: channels_at_level.into(),
             in_channel: in_channel.into(),
+            reserved: vec![0; all_vcs + 1].into(),
+            out_queue: vec![QueuedFlit::default(); channels as usize * queue_depth].into(),
+            out_head: vec![0; if speedup2 { channels as usize } else { 0 }].into(),
+            out_len: vec![0; if speedup2 { channels as usize } else { 0 }].into(),
+            queued_channels: vec![0; if speedup2 { channels.div_ceil(64) as usize } else { 0 }].into(),
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             calendar,
             due: Vec::with_capacity(nodes as usize),
@@ -617,7 +654,7 @@ impl Simulation {
             local_class: local_class.into(),
             active_vcs: vec![0; (nodes << active_shift) as usize].into(),
             parked_vcs: vec![0; (nodes << active_shift) as usize].into(),
-            parks: s.len > 1 && !chaos && !probing && routing.atomic_vcs() == 0,
+            parks: s.len > 1 && !chaos && !probing && routing.atomic_vcs() == 0 && s.router.is_iq(),
             active_shift,
             active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
             queue_cap: s.source_queue_cap(),
@@ -627,6 +664,7 @@ impl Simulation {
             moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports].into(),
             move_count: 0,
             contenders: vec![Contender { age: 0, vc: 0, slot: 0, out: NONE, port: 0 }; locals as usize].into(),
+            requests: Vec::new(),
             stats: Stats::new(window_start, window_end, nodes as usize, channels as usize, s.vcs as usize),
             run_length,
             next_event: 0,
@@ -688,8 +726,25 @@ impl Simulation {
         self.fault_stall
     }
 
-    fn injection_vc(&self, node: Node) -> u32 {
-        self.net_vcs + node
+    /// A free injection VC of `node`, the lowest-numbered.
+    #[inline(always)]
+    fn free_injection_vc(&self, node: Node) -> Option<u32> {
+        let first = self.net_vcs + node;
+        if self.vc[first as usize].owner == NONE {
+            Some(first)
+        } else if self.injection_channels > 1 {
+            self.other_free_injection_vc(first)
+        } else {
+            None
+        }
+    }
+
+    /// Under `wide`: a free injection VC of the node whose first is `first` (in flight).
+    #[cold]
+    #[inline(never)]
+    fn other_free_injection_vc(&self, first: u32) -> Option<u32> {
+        let nodes = self.torus.nodes();
+        (1..self.injection_channels).map(|i| first + i * nodes).find(|&vc| self.vc[vc as usize].owner == NONE)
     }
 
     fn is_injection(&self, vc: u32) -> bool {
@@ -733,6 +788,7 @@ impl Simulation {
         match self.routing {
             Algorithm::Chaos(r) => self.step_with::<_, true, false>(&r),
             routing if self.probing => with_algorithm!(routing, r => self.step_with::<_, false, true>(&r)),
+            routing if self.organised => with_algorithm!(routing, r => self.step_organised(&r)),
             routing => with_algorithm!(routing, r => self.step_with::<_, false, false>(&r)),
         }
     }
@@ -912,8 +968,7 @@ impl Simulation {
         if labelled {
             self.labelled_outstanding += 1;
         }
-        let injection = self.injection_vc(src);
-        if self.vc[injection as usize].owner == NONE {
+        if let Some(injection) = self.free_injection_vc(src) {
             // A free injection VC has an empty queue: the tail that freed it took the next.
             debug_assert!(self.source_queue[src as usize].is_empty());
             self.inject(injection, slot, now);
@@ -973,11 +1028,11 @@ impl Simulation {
         self.replicate(r, id, node);
     }
 
-    /// Moves the next queued message of `node` onto its injection VC.
-    fn start_injection(&mut self, node: Node, ready: u64) {
+    /// Moves the next queued message of `node` onto its injection VC `vc`, just freed.
+    fn start_injection(&mut self, node: Node, vc: u32, ready: u64) {
         if let Some(slot) = self.source_queue[node as usize].pop_front() {
             self.messages_queued -= 1;
-            self.inject(self.injection_vc(node), slot, ready);
+            self.inject(vc, slot, ready);
         }
     }
 
@@ -1018,8 +1073,8 @@ impl Simulation {
 
     /// The input VCs of router `u` (network input ports, then injection), as a range per port.
     fn input_port_vcs(&self, u: Node, port: u32) -> std::ops::Range<u32> {
-        if port == self.ports {
-            let vc = self.injection_vc(u);
+        if port >= self.ports {
+            let vc = self.net_vcs + (port - self.ports) * self.torus.nodes() + u;
             vc..vc + 1
         } else {
             let base = self.in_channel[(u * self.ports + port) as usize] * self.vcs;
@@ -1367,33 +1422,40 @@ impl Simulation {
                 self.enter_shared_queue(to, slot, header, now);
                 continue;
             }
-            let t = to as usize;
-            let buf = self.buf as u32;
-            let v = &mut self.vc[t];
-            let mut at = v.head as u32 + v.flits as u32;
-            if at >= buf {
-                at -= buf;
-            }
-            v.flits += 1;
-            if tail {
-                v.owner = NONE;
-            }
-            self.fifo[(to * buf + at) as usize] = slot;
-            self.mark_filled(to, PARKING);
-            let channel = self.place[t].channel;
-            self.flits_in_network += 1;
-            self.flit_hops += 1;
-            self.stats.channel_flit(channel as usize);
-            if header {
-                let m = &mut self.messages[slot as usize];
-                m.hops += 1;
-                m.header_ready = now + 1;
-            }
-            if tail {
-                self.change_busy(channel, -1);
-                if PARKING {
-                    self.wake_router(self.vc_router(from));
-                }
+            self.cross::<PARKING>(from, to, slot, header, tail, now);
+        }
+    }
+
+    /// A flit of message `slot` from `from` crosses the channel into network VC `to`; when
+    /// `release`, it is the tail, and `to` is free for another message from the next cycle.
+    #[inline(always)]
+    fn cross<const PARKING: bool>(&mut self, from: u32, to: u32, slot: u32, header: bool, release: bool, now: u64) {
+        let t = to as usize;
+        let buf = self.buf as u32;
+        let v = &mut self.vc[t];
+        let mut at = v.head as u32 + v.flits as u32;
+        if at >= buf {
+            at -= buf;
+        }
+        v.flits += 1;
+        if release {
+            v.owner = NONE;
+        }
+        self.fifo[(to * buf + at) as usize] = slot;
+        self.mark_filled(to, PARKING);
+        let channel = self.place[t].channel;
+        self.flits_in_network += 1;
+        self.flit_hops += 1;
+        self.stats.channel_flit(channel as usize);
+        if header {
+            let m = &mut self.messages[slot as usize];
+            m.hops += 1;
+            m.header_ready = now + 1;
+        }
+        if release {
+            self.change_busy(channel, -1);
+            if PARKING {
+                self.wake_router(self.vc_router(from));
             }
         }
     }
@@ -1424,7 +1486,7 @@ impl Simulation {
                 self.leave_shared_queue(vc);
             } else if !network {
                 self.vc[vc as usize].owner = NONE;
-                self.start_injection(self.vc_router(vc), now + 1);
+                self.start_injection(self.vc_router(vc), vc, now + 1);
             }
         }
     }
@@ -1489,7 +1551,8 @@ impl Simulation {
         for vc in 0..self.net_vcs as usize {
             let v = &self.vc[vc];
             let f = v.flits;
-            assert!(f <= self.buf, "cycle {}: VC {vc} holds {f} flits in a buffer of {}", self.cycle, self.buf);
+            let held = f + self.reserved[vc];
+            assert!(held <= self.buf, "cycle {}: VC {vc} holds {f} flits and {} credits in a buffer of {}", self.cycle, self.reserved[vc], self.buf);
             // Routing state belongs to the front message: set once its header has been routed,
             // kept while the rest of it passes (the VC may be empty in between).
             if v.sent > 0 {
@@ -1522,9 +1585,10 @@ impl Simulation {
         }
         let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.vc[vc].flits as u64).sum();
         let queued = self.messages_queued * self.len as u64;
+        let at_outputs = self.check_output_queues();
         assert_eq!(
             self.flits_generated,
-            self.flits_delivered + buffered + injecting + queued,
+            self.flits_delivered + buffered + injecting + queued + at_outputs,
             "cycle {}: flits not conserved",
             self.cycle
         );
@@ -1550,7 +1614,9 @@ impl Simulation {
             assert_eq!(slot, run, "cycle {}: VC {vc} interleaves messages", self.cycle);
             run_left -= 1;
         }
-        if run_left > 0 && run != NONE {
+        // (Under speedup2 the rest may still wait in the output queue upstream, holding credits,
+        // and the VC may already be another message's.)
+        if run_left > 0 && run != NONE && self.reserved[vc as usize] == 0 {
             assert_eq!(v.owner, run, "cycle {}: VC {vc}'s unfinished message does not own it", self.cycle);
         }
     }

@@ -15,6 +15,7 @@ use super::scouting::Probe;
 use super::run_length::RunLength;
 use super::stats::{Delivery, Stats};
 use super::table::Table;
+use super::router::QueuedFlit;
 use super::{BroadcastState, Message, Simulation, Vc};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
@@ -96,6 +97,11 @@ saved_state! {
         delivery_log: Option<Vec<Delivery>>,
         flits_generated: u64,
         flits_delivered: u64,
+        reserved: Table<u16>,
+        out_queue: Table<QueuedFlit>,
+        out_head: Table<u16>,
+        out_len: Table<u16>,
+        queued_channels: Table<u64>,
     }
     rebuilt {
         scenario,
@@ -126,12 +132,16 @@ saved_state! {
         misroute,
         probing,
         faults,
+        router,
+        organised,
+        injection_channels,
         // Scratch, empty between cycles.
         due,
         moves,
         move_count,
         contenders,
         tree_ports,
+        requests,
     }
 }
 
@@ -173,6 +183,11 @@ impl Simulation {
             && saved.active_vcs.len() == sim.active_vcs.len()
             && saved.parked_vcs.len() == sim.parked_vcs.len()
             && saved.active_routers.len() == sim.active_routers.len()
+            && saved.reserved.len() == sim.reserved.len()
+            && saved.out_queue.len() == sim.out_queue.len()
+            && saved.out_head.len() == sim.out_head.len()
+            && saved.out_len.len() == sim.out_len.len()
+            && saved.queued_channels.len() == sim.queued_channels.len()
             && saved.acks.len() == sim.acks.len()
             && saved.probes.len() == if sim.probing { saved.messages.len() } else { 0 };
         if !same_shape {
@@ -218,6 +233,11 @@ mod tests {
         // The run-length controller's state moves with the simulation: the warm-up and the
         // window end where they would have.
         continues_exactly("k=4&routing=dor&len=4&rate=0.05&warmup=auto&cycles=auto&ci=0.1", 777);
+        // Every router organisation, with flits in output queues and DAMQ buffers reordered.
+        continues_exactly("k=8&routing=goal&vcs=3&buf=8&len=1&rate=0.6&router=damq+speedup2+wide&warmup=200&cycles=600", 77);
+        continues_exactly("k=8&routing=dor&len=4&rate=0.3&router=speedup2&warmup=200&cycles=600", 130);
+        continues_exactly("k=4&n=3&routing=minad&vcs=3&len=2&rate=0.5&router=maxmatch+wide&warmup=200&cycles=600", 99);
+        continues_exactly("k=8&routing=val&vcs=4&buf=4&len=3&rate=0.1&router=damq&warmup=200&cycles=600", 150);
     }
 
     #[test]

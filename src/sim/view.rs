@@ -102,13 +102,16 @@ impl Simulation {
         runs
     }
 
-    /// Each node's injection VC: two words per node, the message being injected (`u32::MAX`
-    /// when none) and its flits still at the source.
+    /// Each node's injection VCs: two words per node, the message being injected (`u32::MAX`
+    /// when none) and its flits still at the source. Under `router=…wide` a node has 2n
+    /// injection VCs: the first that holds a message names it, and the flits are all of theirs.
     pub fn source_flits(&self) -> Vec<u32> {
-        (0..self.torus.nodes())
+        let nodes = self.torus.nodes();
+        (0..nodes)
             .flat_map(|u| {
-                let v = &self.vc[self.injection_vc(u) as usize];
-                [v.owner, v.flits as u32]
+                let vcs = (0..self.injection_channels).map(|i| &self.vc[(self.net_vcs + u + i * nodes) as usize]);
+                let owner = vcs.clone().map(|v| v.owner).find(|&o| o != NONE).unwrap_or(NONE);
+                [owner, vcs.map(|v| v.flits as u32).sum()]
             })
             .collect()
     }

@@ -1,0 +1,102 @@
+//! The router organisations (`router=`): zero-load latency, deadlock freedom and conservation
+//! under overload for every algorithm (flits and credits are checked every cycle in debug
+//! builds), and saturation at the channel-load bound where seed 004 reports it.
+
+use torus_explorer::experiment::saturation;
+use torus_explorer::sim::Simulation;
+use torus_explorer::topology::Torus;
+use torus_explorer::Scenario;
+
+/// Every organisation on its own, and the one that reproduces seed 004.
+const ORGANISATIONS: &[&str] = &["maxmatch", "damq", "speedup2", "wide", "damq+speedup2+wide", "maxmatch+speedup2+wide"];
+
+/// Every algorithm but chaos, which keeps its own router, with the VCs its scheme needs.
+const ALGORITHMS: &[&str] = &["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive"];
+
+/// Sends one message on an idle network and returns (latency, hops).
+fn lone_message(scenario: &str, src: &[u32], dest: &[u32]) -> (f64, f64) {
+    let s = Scenario::parse(&format!("{scenario}&rate=0.000000001&warmup=0&cycles=400")).unwrap();
+    let t = Torus::new(s.k, s.n);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.set_traffic(false);
+    sim.send(t.node_at(src), t.node_at(dest));
+    let r = sim.run();
+    assert_eq!(r.messages_measured, 1, "{scenario}");
+    (r.latency_mean, r.hops_mean)
+}
+
+#[test]
+fn a_lone_message_takes_exactly_m_plus_h_under_every_organisation() {
+    let pairs: &[(&[u32], &[u32])] = &[(&[0, 0], &[1, 0]), (&[0, 0], &[3, 2]), (&[6, 7], &[1, 2]), (&[2, 5], &[6, 1]), (&[4, 4], &[4, 4])];
+    for router in ORGANISATIONS {
+        for routing in ALGORITHMS {
+            for len in [1, 5, 16] {
+                for buf in [2, 4] {
+                    for &(src, dest) in pairs {
+                        let scenario = format!("k=8&routing={routing}&len={len}&buf={buf}&router={router}");
+                        let (latency, hops) = lone_message(&scenario, src, dest);
+                        assert_eq!(latency, len as f64 + hops, "{scenario}: {src:?}→{dest:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_algorithm_survives_overload_under_every_organisation() {
+    for router in &ORGANISATIONS[..5] {
+        for routing in ALGORITHMS {
+            for (traffic, len) in [("uniform", 1), ("tornado", 4), ("transpose", 6)] {
+                // At the injection channels' limit: well past saturation for every algorithm.
+                let s = Scenario::parse(&format!(
+                    "k=8&routing={routing}&traffic={traffic}&len={len}&buf=4&router={router}&warmup=0&cycles=2500&seed=5"
+                ))
+                .unwrap();
+                let s = Scenario { rate: s.router.injection_channels(s.n) as f64 / len as f64, ..s };
+                let r = Simulation::new(&s).unwrap().run();
+                let name = s.canonical();
+                assert!(!r.deadlock, "{name} deadlocked: {:?}", r.deadlock_vcs);
+                assert!(r.saturated, "{name} must report saturation");
+                assert_eq!(r.messages_measured, r.messages_labelled, "{name}: labelled messages lost");
+            }
+        }
+    }
+}
+
+#[test]
+fn three_dimensional_and_ring_networks_run_under_every_organisation() {
+    for router in ORGANISATIONS {
+        for (shape, routing) in [("k=4&n=3", "duato"), ("k=4&n=3", "goal"), ("k=6&n=1", "val")] {
+            let s = Scenario::parse(&format!("{shape}&routing={routing}&len=3&buf=3&rate=0.3&router={router}&warmup=0&cycles=3000&seed=2")).unwrap();
+            let r = Simulation::new(&s).unwrap().run();
+            assert!(!r.deadlock && r.messages_measured == r.messages_labelled, "{}", s.canonical());
+        }
+    }
+}
+
+/// Saturation throughput of the seed-004 set-up (8×8, one-flit packets, 24 flits per
+/// channel) under the organisation that reproduces the paper, as a fraction of capacity.
+fn paper_saturation(routing: &str, vcs: u32, traffic: &str) -> f64 {
+    let s = Scenario::parse(&format!(
+        "k=8&routing={routing}&vcs={vcs}&buf={}&traffic={traffic}&len=1&router=damq+speedup2+wide&warmup=2000&cycles=6000",
+        24 / vcs
+    ))
+    .unwrap();
+    saturation(&s).saturation_fraction_of_capacity
+}
+
+#[test]
+fn the_paper_organisation_reaches_the_bounds_seed_004_reports() {
+    // Seed 004 §5.2: VAL 0.5 on every pattern, DOR about 1.0 on UR and 0.33 on TOR, GOAL 0.5 on
+    // DIA (docs/experiments/router.md measures them on longer runs and more seeds). These short
+    // runs of one seed allow a few per cent below the targets.
+    let val = paper_saturation("val", 4, "uniform");
+    assert!(val >= 0.46, "VAL UR {val}");
+    let dor = paper_saturation("dor", 2, "uniform");
+    assert!(dor >= 0.88, "DOR UR {dor}");
+    let dor_tornado = paper_saturation("dor", 2, "tornado");
+    assert!((0.31..=0.35).contains(&dor_tornado), "DOR TOR {dor_tornado}");
+    let goal = paper_saturation("goal", 3, "diagonal");
+    assert!(goal >= 0.46, "GOAL DIA {goal}");
+}
