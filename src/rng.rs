@@ -13,6 +13,9 @@ pub enum Stream {
     Pattern = 3,
     /// The random link faults of `frandom`.
     Faults = 4,
+    /// Message lengths (`lengths=`), apart so that they leave the arrivals and destinations of
+    /// fixed-length traffic unchanged.
+    Lengths = 5,
 }
 
 /// The seed of replication `i` of a scenario seeded `seed` (`--seeds N`): the seed itself for
@@ -92,6 +95,16 @@ impl Rng {
     pub fn exponential(&mut self, rate: f64) -> f64 {
         -libm::log(1.0 - self.unit()) / rate
     }
+
+    /// Geometric on 1, 2, … with the given mean (≥ 1): the number of trials up to the first
+    /// success of probability 1/mean, by inversion, at most `longest`.
+    pub fn geometric(&mut self, mean: f64, longest: u32) -> u32 {
+        if mean <= 1.0 {
+            return 1;
+        }
+        let failures = libm::log(1.0 - self.unit()) / libm::log(1.0 - 1.0 / mean);
+        1 + failures.min((longest - 1) as f64) as u32
+    }
 }
 
 #[cfg(test)]
@@ -115,6 +128,22 @@ mod tests {
         let mut rng = Rng::new(3, Stream::Traffic);
         let mean = (0..200_000).map(|_| rng.exponential(0.25)).sum::<f64>() / 200_000.0;
         assert!((mean - 4.0).abs() < 0.05, "{mean}");
+    }
+
+    #[test]
+    fn geometric_has_the_requested_mean_and_shape() {
+        let mut rng = Rng::new(5, Stream::Lengths);
+        let draws: Vec<u32> = (0..200_000).map(|_| rng.geometric(12.0, 4096)).collect();
+        let mean = draws.iter().map(|&d| d as f64).sum::<f64>() / draws.len() as f64;
+        assert!((mean - 12.0).abs() < 0.1, "{mean}");
+        // P(L = 1) = 1/12, and P(L > 12) = (11/12)^12.
+        let ones = draws.iter().filter(|&&d| d == 1).count() as f64 / draws.len() as f64;
+        let long = draws.iter().filter(|&&d| d > 12).count() as f64 / draws.len() as f64;
+        assert!((ones - 1.0 / 12.0).abs() < 0.003, "{ones}");
+        assert!((long - (11.0f64 / 12.0).powi(12)).abs() < 0.004, "{long}");
+        assert!(draws.iter().all(|&d| d >= 1));
+        assert!((0..1000).all(|_| rng.geometric(1.0, 4096) == 1));
+        assert!((0..10_000).all(|_| rng.geometric(3000.0, 4096) <= 4096));
     }
 
     #[test]

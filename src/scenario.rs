@@ -183,6 +183,75 @@ impl Serialize for RouterOrganisation {
     }
 }
 
+/// Message lengths (`lengths=`): every message `len` flits, or lengths drawn per message with
+/// mean `len` (M). The analytical models take the mean for the length, as if it were fixed
+/// (docs/models: each seed's model assumes fixed-length messages).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lengths {
+    /// Every message `len` flits.
+    #[default]
+    Fixed,
+    /// Uniform over `lo..=hi` flits (`uniform:lo-hi`), whose mean `len` is.
+    Uniform { lo: u32, hi: u32 },
+    /// Geometric on 1, 2, … with mean `len` (a message ends after each flit with probability
+    /// 1/len: the discrete exponential), truncated at the longest message accepted.
+    Geometric,
+}
+
+impl Lengths {
+    /// The scenario-string spelling.
+    pub fn name(&self) -> String {
+        match self {
+            Lengths::Fixed => "fixed".into(),
+            Lengths::Uniform { lo, hi } => format!("uniform:{lo}-{hi}"),
+            Lengths::Geometric => "geometric".into(),
+        }
+    }
+
+    fn from_name(value: &str) -> Result<Lengths, String> {
+        let value = value.trim();
+        let expected = || format!("must be fixed, uniform:A-B (1 ≤ A ≤ B ≤ {}) or geometric, got {}", limits::LEN.1, quoted(value));
+        match value {
+            "fixed" => Ok(Lengths::Fixed),
+            "geometric" => Ok(Lengths::Geometric),
+            _ => {
+                let range = value.strip_prefix("uniform:").ok_or_else(expected)?;
+                let (lo, hi) = range.split_once('-').ok_or_else(expected)?;
+                let bound = |t: &str| t.trim().parse::<u32>().ok().filter(|v| (limits::LEN.0..=limits::LEN.1).contains(v));
+                match (bound(lo), bound(hi)) {
+                    (Some(lo), Some(hi)) if lo <= hi => Ok(Lengths::Uniform { lo, hi }),
+                    _ => Err(expected()),
+                }
+            }
+        }
+    }
+
+    pub fn is_fixed(&self) -> bool {
+        *self == Lengths::Fixed
+    }
+
+    /// The longest message these lengths give with mean `len`.
+    pub fn longest(&self, len: u32) -> u32 {
+        match *self {
+            Lengths::Fixed => len,
+            Lengths::Uniform { hi, .. } => hi,
+            Lengths::Geometric => limits::LEN.1,
+        }
+    }
+}
+
+impl fmt::Display for Lengths {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for Lengths {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
 impl RoutingKind {
     /// Fewest virtual channels per physical channel with which the algorithm's
     /// deadlock-avoidance scheme works on an `n`-dimensional torus (for nbc the smallest one:
@@ -318,6 +387,8 @@ pub struct Scenario {
     pub ci: f64,
     /// The router organisation (`iq` unless a link says otherwise).
     pub router: RouterOrganisation,
+    /// How message lengths vary about their mean `len` (fixed unless a link says otherwise).
+    pub lengths: Lengths,
 }
 
 /// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
@@ -349,6 +420,7 @@ impl Default for Scenario {
             misroute: 0,
             ci: 0.02,
             router: RouterOrganisation::default(),
+            lengths: Lengths::Fixed,
         }
     }
 }
@@ -383,7 +455,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci", "router",
+    "ci", "router", "lengths",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -483,7 +555,7 @@ impl Scenario {
         let body = body.strip_prefix('#').or_else(|| body.strip_prefix('?')).unwrap_or(body);
         let mut s = Scenario::default();
         let mut seen = [false; KEYS.len()];
-        let (mut vcs_given, mut buf_given, mut mq_given) = (false, false, false);
+        let (mut vcs_given, mut buf_given, mut mq_given, mut len_given) = (false, false, false, false);
         // Read once the router is known: its injection channels bound the rate.
         let mut rate_text = None;
         for pair in body.split('&') {
@@ -517,7 +589,10 @@ impl Scenario {
                 "scout" => s.scout = parse_int(key, v, limits::SCOUT)?,
                 "traffic" => s.traffic = parse_enum(key, v, TrafficKind::from_name, TrafficKind::allowed())?,
                 "rate" => rate_text = Some(value.clone()),
-                "len" => s.len = parse_int(key, v, limits::LEN)?,
+                "len" => {
+                    s.len = parse_int(key, v, limits::LEN)?;
+                    len_given = true;
+                }
                 "vcs" => {
                     s.vcs = parse_int(key, v, limits::VCS)?;
                     vcs_given = true;
@@ -552,7 +627,14 @@ impl Scenario {
                 "misroute" => s.misroute = parse_int(key, v, limits::MISROUTE)?,
                 "ci" => s.ci = parse_real(key, v, limits::CI.0, limits::CI.1, true)?,
                 "router" => s.router = RouterOrganisation::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
+                "lengths" => s.lengths = Lengths::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
                 _ => unreachable!("every key in KEYS has a parser"),
+            }
+        }
+        if let (Lengths::Uniform { lo, hi }, false) = (s.lengths, len_given) {
+            // The range gives the mean; `len` need not repeat it.
+            if (lo + hi) % 2 == 0 {
+                s.len = (lo + hi) / 2;
             }
         }
         if let Some(text) = rate_text {
@@ -610,6 +692,36 @@ impl Scenario {
                 "rate",
                 format!("must be a number in (0, {injection}] (one message per injection channel), got `{}`", self.rate),
             ));
+        }
+        match self.lengths {
+            Lengths::Fixed => {}
+            Lengths::Uniform { lo, hi } if lo + hi != 2 * self.len => {
+                let mean = (lo + hi) as f64 / 2.0;
+                return Err(ScenarioError::new(
+                    "lengths",
+                    if (lo + hi) % 2 == 1 {
+                        format!("uniform:{lo}-{hi} has mean {mean}, not a whole number of flits; len, the mean, must be one")
+                    } else {
+                        format!("uniform:{lo}-{hi} has mean {mean}, but len, the mean message length, is {}; leave len out or make them agree", self.len)
+                    },
+                ));
+            }
+            _ if self.routing == RoutingKind::Chaos => {
+                return Err(ScenarioError::new(
+                    "lengths",
+                    "routing=chaos sizes its buffers to a packet (virtual cut-through): it needs lengths=fixed",
+                ));
+            }
+            _ if self.switching != Switching::Wormhole => {
+                return Err(ScenarioError::new("lengths", "scouting switching (a probe lead shorter than every message) needs lengths=fixed"));
+            }
+            _ if self.beta > 0.0 => {
+                return Err(ScenarioError::new("lengths", "broadcasts (beta > 0) need lengths=fixed"));
+            }
+            _ if self.has_faults() || self.misroute > 0 => {
+                return Err(ScenarioError::new("lengths", "faults (flinks, fnodes, frandom, misroute) need lengths=fixed"));
+            }
+            _ => {}
         }
         if !self.router.is_iq() {
             if self.routing == RoutingKind::Chaos {
@@ -803,7 +915,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}",
             self.k,
             self.n,
             self.routing,
@@ -826,7 +938,8 @@ impl Scenario {
             self.random_faults,
             self.misroute,
             self.ci,
-            self.router
+            self.router,
+            self.lengths
         )
     }
 

@@ -2,7 +2,7 @@
 //!
 //! A pattern is the row `Λ[s]` of a traffic matrix: [`Pattern::destination`] draws from it,
 //! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). Arrival times are
-//! the simulator's concern (Poisson, see `sim`).
+//! the simulator's concern (Poisson, see `sim`); how long each message is, [`message_length`].
 
 pub(crate) mod lattice;
 mod matching;
@@ -12,7 +12,7 @@ mod worst_case;
 pub use worst_case::{worst_case, worst_case_permutation, WORST_CASE_MAX_NODES};
 
 use crate::rng::{Rng, Stream};
-use crate::scenario::{Scenario, ScenarioError, TrafficKind};
+use crate::scenario::{limits, Lengths, Scenario, ScenarioError, TrafficKind};
 use crate::topology::{Node, Torus};
 
 /// Hot-spot traffic (seed 004 §5.6): bit-complement background on which five adjacent nodes are
@@ -145,6 +145,17 @@ fn hot_spots(torus: &Torus) -> [Node; HOT_SPOTS] {
     [centre, torus.neighbour(centre, 0), torus.neighbour(centre, 1), torus.neighbour(centre, 2), torus.neighbour(centre, 3)]
 }
 
+/// The length in flits of a new message under `lengths` with mean `mean` (`len`): the one
+/// sampler of message lengths. Fixed lengths draw nothing, so fixed-length runs are unchanged.
+#[inline(always)]
+pub fn message_length(lengths: Lengths, mean: u32, rng: &mut Rng) -> u32 {
+    match lengths {
+        Lengths::Fixed => mean,
+        Lengths::Uniform { lo, hi } => lo + rng.below(hi - lo + 1),
+        Lengths::Geometric => rng.geometric(mean as f64, limits::LEN.1),
+    }
+}
+
 /// A uniformly random permutation of the nodes (Fisher–Yates), fixed by the scenario seed.
 pub fn random_permutation(nodes: u32, seed: u64) -> Vec<Node> {
     let mut rng = Rng::new(seed, Stream::Pattern);
@@ -159,6 +170,21 @@ pub fn random_permutation(nodes: u32, seed: u64) -> Vec<Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn message_lengths_follow_their_distribution() {
+        let mut rng = Rng::new(9, Stream::Lengths);
+        assert!((0..100).all(|_| message_length(Lengths::Fixed, 12, &mut rng) == 12));
+        let mut counts = [0u32; 25];
+        for _ in 0..80_000 {
+            counts[message_length(Lengths::Uniform { lo: 4, hi: 20 }, 12, &mut rng) as usize] += 1;
+        }
+        assert!(counts[..4].iter().chain(&counts[21..]).all(|&c| c == 0), "{counts:?}");
+        assert!(counts[4..=20].iter().all(|&c| (4_300..5_100).contains(&c)), "uniform over 4..=20: {counts:?}");
+        let draws: Vec<u32> = (0..100_000).map(|_| message_length(Lengths::Geometric, 12, &mut rng)).collect();
+        let mean = draws.iter().sum::<u32>() as f64 / draws.len() as f64;
+        assert!((mean - 12.0).abs() < 0.15, "geometric mean {mean}");
+    }
 
     fn pattern(traffic: TrafficKind, k: u32, n: u32) -> (Pattern, Torus) {
         let s = Scenario { k, n, traffic, ..Scenario::default() };

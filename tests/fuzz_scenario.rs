@@ -172,6 +172,7 @@ impl Generator {
                 _ => self.pick(&["0.05", "0.1", "1.0", "0.0", "1", "0.5", "3", "1e-1"]).to_string(),
             },
             "router" => self.router(),
+            "lengths" => self.lengths(),
             _ => self.junk(),
         }
     }
@@ -197,6 +198,21 @@ impl Generator {
         let count = 1 + self.below(4);
         let chosen: Vec<&str> = (0..count).map(|_| if self.below(8) == 0 { self.pick(&features) } else { self.pick(&features[..4]) }).collect();
         chosen.join(self.pick(&["+", "+", "+", " ", "%2B", "++", ","]))
+    }
+
+    /// `fixed`, `geometric`, or `uniform:A-B` with edge and malformed ranges.
+    fn lengths(&mut self) -> String {
+        match self.below(6) {
+            0 => "fixed".into(),
+            1 => "geometric".into(),
+            2 => format!("uniform:{}", self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64)),
+            _ => {
+                let separator = self.pick(&["-", "-", "-", "", "--", ":", "%2D"]);
+                let lo = self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64);
+                let hi = self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64);
+                format!("{}{lo}{separator}{hi}", self.pick(&["uniform:", "uniform:", "uniform", "Uniform:", ""]))
+            }
+        }
     }
 
     /// Mostly small values and range edges; sometimes absurd or malformed numbers.

@@ -21,6 +21,9 @@ fn canonical_strings_round_trip() {
         "router=wide+maxmatch",
         "router=speedup2%2Bdamq",
         "router=iq",
+        "lengths=geometric&len=12&routing=adaptive",
+        "lengths=uniform:4-20",
+        "lengths=uniform:5-5&len=5",
     ] {
         let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let canonical = s.canonical();
@@ -47,7 +50,7 @@ fn defaults_follow_the_spec() {
     assert!(!s.warmup_auto() && !s.cycles_auto() && s.ci == 0.02);
     let auto = Scenario::parse("warmup=auto&cycles=auto").unwrap();
     assert!(auto.warmup_auto() && auto.cycles_auto());
-    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().contains("&misroute=0&ci=0.02&router=iq"));
+    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed"));
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
@@ -71,12 +74,20 @@ fn defaults_follow_the_spec() {
     // The router organisation: today's input-queued router unless a link asks for another;
     // features in any order read as the canonical order, and a URL's `+` may arrive as a space.
     assert!(s.router.is_iq());
-    assert_eq!(s.canonical().rsplit('&').next(), Some("router=iq"));
+    assert!(s.canonical().contains("&router=iq&"));
     for text in ["router=wide+damq+speedup2", "router=damq+speedup2+wide", "router=damq speedup2 wide", "router=damq%2Bspeedup2%2Bwide"] {
         let r = Scenario::parse(text).unwrap().router;
         assert_eq!(r, torus_explorer::scenario::RouterOrganisation::PAPER, "{text}");
         assert_eq!(r.name(), "damq+speedup2+wide");
     }
+    // Message lengths: fixed unless a link says otherwise; len is the mean, which a uniform
+    // range gives when len is left out.
+    assert_eq!(s.lengths, torus_explorer::scenario::Lengths::Fixed);
+    assert_eq!(s.canonical().split('&').nth(KEYS.len() - 1), Some("lengths=fixed"));
+    let uniform = Scenario::parse("lengths=uniform:4-20").unwrap();
+    assert_eq!((uniform.len, uniform.lengths.name()), (12, "uniform:4-20".to_string()));
+    assert_eq!(Scenario::parse("lengths=uniform:6-18&len=12").unwrap().len, 12);
+    assert_eq!(Scenario::parse("lengths=geometric&len=12").unwrap().lengths.longest(12), 4096);
     // One injection channel bounds the rate at one message per node and cycle; 2n under wide.
     assert_eq!(Scenario::parse("router=wide&rate=4").unwrap().rate, 4.0);
     // Percent-escapes and form spaces decode.
@@ -143,6 +154,16 @@ fn bad_inputs_name_their_key() {
         ("router=maxmatch+damq", "router", "cannot be combined"),
         ("router=damq&routing=chaos", "router", "must be iq"),
         ("router=wide&switching=scouting&scout=1", "router", "switching=wormhole"),
+        ("lengths=normal", "lengths", "fixed, uniform:A-B"),
+        ("lengths=uniform:8", "lengths", "uniform:A-B"),
+        ("lengths=uniform:9-4", "lengths", "uniform:A-B"),
+        ("lengths=uniform:0-4", "lengths", "uniform:A-B"),
+        ("lengths=uniform:1-5000", "lengths", "uniform:A-B"),
+        ("lengths=uniform:1-4", "lengths", "not a whole number"),
+        ("lengths=uniform:4-20&len=16", "lengths", "len, the mean message length, is 16"),
+        ("lengths=geometric&routing=chaos", "lengths", "lengths=fixed"),
+        ("lengths=geometric&switching=scouting&scout=1", "lengths", "lengths=fixed"),
+        ("lengths=geometric&beta=0.1", "lengths", "broadcasts"),
     ];
     for &(input, key, words) in table {
         let e = Scenario::parse(input).expect_err(input);
@@ -161,7 +182,7 @@ fn random_inputs_never_panic() {
         "k", "n", "rate", "len", "vcs", "buf", "seed", "routing", "traffic", "=", "&", "%", "%2", "%E2%82", "é", "\u{0}",
         "-", "1", "0", "9999999999999999999999", "NaN", "inf", "1e308", "0.5", "dor", "goal", "uniform", "#", "?", " ",
         "+", "unsafe", "scout", "beta", "switching", "scouting", "worstcase", "hotspot", "mq", "chaos", "qcap", "ci", "auto", "warmup", "cycles",
-        "router", "iq", "damq", "wide", "speedup2", "maxmatch", "3",
+        "router", "iq", "damq", "wide", "speedup2", "maxmatch", "3", "lengths", "uniform:", "geometric", "fixed", "4-20",
     ];
     let mut rng = Rng::new(42, Stream::Traffic);
     for _ in 0..50_000 {

@@ -146,6 +146,24 @@ pub struct ModelReport {
     /// Its predicted flits/cycle on every channel, in the order of the simulator's
     /// `channel_utilisation`; empty where it does not apply.
     pub channel_utilisation_predicted: Vec<f64>,
+    /// How the models read the scenario's message lengths ([`message_lengths_note`]).
+    pub message_lengths: String,
+}
+
+/// How every model treats `lengths=`: the papers' latency models assume messages of a fixed
+/// length M and are given the mean length `len` for it, so with lengths that vary they describe
+/// a network of fixed-length messages carrying the same flits; the channel-load bound depends on
+/// the flits offered alone, λ·M̄, and holds as it is.
+pub fn message_lengths_note(s: &Scenario) -> String {
+    if s.lengths.is_fixed() {
+        format!("every message {} flits, as the models assume", s.len)
+    } else {
+        format!(
+            "lengths {} with mean {} flits: the latency models assume fixed lengths and take every message to be {} flits \
+             (the spread of lengths adds waiting they do not count); the bound depends only on the mean",
+            s.lengths, s.len, s.len
+        )
+    }
 }
 
 pub fn report(s: &Scenario) -> ModelReport {
@@ -179,6 +197,7 @@ pub fn report(s: &Scenario) -> ModelReport {
         bound,
         channel_queue: own,
         channel_utilisation_predicted: utilisation,
+        message_lengths: message_lengths_note(s),
     }
 }
 

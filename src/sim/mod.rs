@@ -44,7 +44,7 @@ mod view;
 use crate::routing::{self, Algorithm, Candidate, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::with_algorithm;
 use crate::rng::{Rng, Stream};
-use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, ScenarioError};
+use crate::scenario::{Lengths, RouterOrganisation, RoutingKind, Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::{Deserialize, Serialize};
@@ -88,7 +88,10 @@ struct Message {
     header_ready: u64,
     plan: RoutePlan,
     hops: u32,
-    src: Node,
+    /// The source node: at most 2^16 nodes ([`crate::scenario::limits::MAX_NODES`]).
+    src: u16,
+    /// M, the message's length in flits: `len`, or drawn under `lengths=`.
+    len: u16,
     /// The broadcast this message is a one-hop copy of (`NONE` for a unicast message).
     broadcast: u32,
     generated: u64,
@@ -364,8 +367,9 @@ pub struct Simulation {
     atomic_vcs: u32,
     /// Bit `v` set for every VC `v < V` of a channel.
     all_vcs_mask: u32,
-    /// The router organisation, and whether it is anything but the input-queued router (which
-    /// then runs the allocation and moves of [`router`]).
+    /// The router organisation, and whether the allocation and moves of [`router`] run instead
+    /// of the input-queued router's own: for any other organisation, and for messages of
+    /// varying length (the input-queued router's moves take every message to be `len` flits).
     router: RouterOrganisation,
     organised: bool,
     /// Injection VCs per node, each a switch input of its own: W = 1, or 2n under `wide`; the
@@ -374,6 +378,9 @@ pub struct Simulation {
     pattern: Pattern,
     traffic_rng: Rng,
     routing_rng: Rng,
+    /// Draws message lengths under `lengths=` (none when fixed: every message is `len` flits).
+    length_rng: Rng,
+    lengths: Lengths,
     cycle: u64,
     len: u16,
     buf: u16,
@@ -614,12 +621,14 @@ impl Simulation {
             atomic_vcs: routing.atomic_vcs(),
             all_vcs_mask: VcSets { vcs: s.vcs }.all(),
             router: s.router,
-            organised: !s.router.is_iq(),
+            organised: !s.router.is_iq() || !s.lengths.is_fixed(),
             injection_channels,
             routing,
             pattern,
             traffic_rng,
             routing_rng: Rng::new(s.seed, Stream::Routing),
+            length_rng: Rng::new(s.seed, Stream::Lengths),
+            lengths: s.lengths,
             cycle: 0,
             len: s.len as u16,
             buf: s.buf as u16,
@@ -654,7 +663,7 @@ impl Simulation {
             local_class: local_class.into(),
             active_vcs: vec![0; (nodes << active_shift) as usize].into(),
             parked_vcs: vec![0; (nodes << active_shift) as usize].into(),
-            parks: s.len > 1 && !chaos && !probing && routing.atomic_vcs() == 0 && s.router.is_iq(),
+            parks: s.len > 1 && !chaos && !probing && routing.atomic_vcs() == 0 && s.router.is_iq() && s.lengths.is_fixed(),
             active_shift,
             active_routers: vec![0; nodes.div_ceil(64) as usize].into(),
             queue_cap: s.source_queue_cap(),
@@ -664,7 +673,8 @@ impl Simulation {
             moves: vec![Move { from: 0, to: 0, slot: 0 }; nodes as usize * input_ports].into(),
             move_count: 0,
             contenders: vec![Contender { age: 0, vc: 0, slot: 0, out: NONE, port: 0 }; locals as usize].into(),
-            requests: Vec::new(),
+            // One request per input VC, or one per buffered message under damq: never grown.
+            requests: Vec::with_capacity(if s.router.damq { (locals * s.buf) as usize } else { locals as usize }),
             stats: Stats::new(window_start, window_end, nodes as usize, channels as usize, s.vcs as usize),
             run_length,
             next_event: 0,
@@ -947,7 +957,8 @@ impl Simulation {
     fn create_message<R: Routing>(&mut self, r: &R, src: Node, dest: Node, broadcast: u32) -> u32 {
         let now = self.cycle;
         let plan = r.plan(&self.torus, src, dest, &mut self.routing_rng);
-        let m = Message { id: self.next_id, header_ready: now, plan, hops: 0, src, broadcast, generated: now, injected: now };
+        let len = if self.lengths.is_fixed() { self.len } else { self.draw_length() };
+        let m = Message { id: self.next_id, header_ready: now, plan, hops: 0, src: src as u16, len, broadcast, generated: now, injected: now };
         let labelled = self.labelled(&m);
         self.next_id += 1;
         let slot = match self.free_messages.pop() {
@@ -963,8 +974,8 @@ impl Simulation {
         if self.probing {
             self.new_probe(slot);
         }
-        self.stats.generated(now, src, self.len as u32, broadcast == NONE);
-        self.flits_generated += self.len as u64;
+        self.stats.generated(now, src, len as u32, broadcast == NONE);
+        self.flits_generated += len as u64;
         if labelled {
             self.labelled_outstanding += 1;
         }
@@ -977,6 +988,13 @@ impl Simulation {
             self.messages_queued += 1;
         }
         slot
+    }
+
+    /// A new message's length under `lengths=` other than fixed.
+    #[cold]
+    #[inline(never)]
+    fn draw_length(&mut self) -> u16 {
+        crate::traffic::message_length(self.lengths, self.len as u32, &mut self.length_rng) as u16
     }
 
     /// A broadcast starts at `source`: one copy to each of its children in the spanning tree.
@@ -1043,7 +1061,7 @@ impl Simulation {
         self.fifo[(vc * self.buf as u32) as usize] = slot;
         let v = &mut self.vc[vc as usize];
         v.owner = slot;
-        v.flits = self.len;
+        v.flits = self.messages[slot as usize].len;
         v.sent = 0;
         v.out = NONE;
         self.messages[slot as usize].header_ready = ready;
@@ -1493,7 +1511,7 @@ impl Simulation {
 
     fn deliver<R: Routing>(&mut self, r: &R, slot: u32, now: u64) {
         let m = &self.messages[slot as usize];
-        let (src, dest, broadcast) = (m.src, m.plan.dest, m.broadcast);
+        let (src, dest, broadcast) = (m.src as Node, m.plan.dest, m.broadcast);
         if self.mq > 0 {
             self.outstanding[src as usize] -= 1;
         }
@@ -1514,7 +1532,7 @@ impl Simulation {
             delivered: now,
             hops: m.hops,
             labelled: self.stats.in_window(m.generated),
-            flits: self.len as u32,
+            flits: m.len as u32,
         };
         self.stats.delivered(&delivery);
         if let Some(log) = &mut self.delivery_log {
@@ -1584,7 +1602,8 @@ impl Simulation {
             }
         }
         let injecting: u64 = (self.net_vcs as usize..self.mq_base as usize).map(|vc| self.vc[vc].flits as u64).sum();
-        let queued = self.messages_queued * self.len as u64;
+        let queued: u64 = self.source_queue.iter().flatten().map(|&slot| self.messages[slot as usize].len as u64).sum();
+        assert_eq!(self.source_queue.iter().map(|q| q.len() as u64).sum::<u64>(), self.messages_queued);
         let at_outputs = self.check_output_queues();
         assert_eq!(
             self.flits_generated,
@@ -1601,14 +1620,12 @@ impl Simulation {
         let buf = self.buf as u32;
         let v = &self.vc[vc as usize];
         let (head, count) = (v.head as u32, v.flits as u32);
-        let mut run_left = (self.len - v.sent) as u32;
+        let mut run_left = 0;
         let mut run = NONE;
         for i in 0..count {
             let slot = self.fifo[(vc * buf + (head + i) % buf) as usize];
             if run_left == 0 || run == NONE {
-                if run != NONE {
-                    run_left = self.len as u32;
-                }
+                run_left = (self.messages[slot as usize].len - if run == NONE { v.sent } else { 0 }) as u32;
                 run = slot;
             }
             assert_eq!(slot, run, "cycle {}: VC {vc} interleaves messages", self.cycle);

@@ -56,6 +56,7 @@ saved_state! {
     saved {
         traffic_rng: Rng,
         routing_rng: Rng,
+        length_rng: Rng,
         cycle: u64,
         mq_free: Table<u64>,
         outstanding: Table<u32>,
@@ -134,6 +135,7 @@ saved_state! {
         faults,
         router,
         organised,
+        lengths,
         injection_channels,
         // Scratch, empty between cycles.
         due,
