@@ -108,6 +108,15 @@ impl RouterOrganisation {
     pub const FEATURES: [&'static str; 4] = ["maxmatch", "damq", "speedup2", "wide"];
     /// The organisation that reproduces seed 004's throughputs (docs/experiments/router.md).
     pub const PAPER: RouterOrganisation = RouterOrganisation { maxmatch: false, damq: true, speedup2: true, wide: true };
+    /// The organisations the page offers: today's router, each feature alone, and [`Self::PAPER`].
+    pub const OFFERED: [RouterOrganisation; 6] = [
+        RouterOrganisation { maxmatch: false, damq: false, speedup2: false, wide: false },
+        RouterOrganisation { maxmatch: true, damq: false, speedup2: false, wide: false },
+        RouterOrganisation { maxmatch: false, damq: true, speedup2: false, wide: false },
+        RouterOrganisation { maxmatch: false, damq: false, speedup2: true, wide: false },
+        RouterOrganisation { maxmatch: false, damq: false, speedup2: false, wide: true },
+        RouterOrganisation::PAPER,
+    ];
 
     fn flags(&self) -> [bool; 4] {
         [self.maxmatch, self.damq, self.speedup2, self.wide]

@@ -5,7 +5,7 @@
 
 use crate::broadcast;
 use crate::models;
-use crate::scenario::{limits, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
+use crate::scenario::{limits, RouterOrganisation, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
 use crate::sim::{self, Simulation, VcSnapshot};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -36,6 +36,8 @@ struct Schema {
     routing: Vec<&'static str>,
     switching: Vec<&'static str>,
     traffic: Vec<&'static str>,
+    /// The router organisations offered by name (any other combination a link names is valid).
+    router: Vec<String>,
     k: (u32, u32),
     n: (u32, u32),
     len: (u32, u32),
@@ -58,6 +60,7 @@ pub fn scenario_schema() -> String {
         routing: RoutingKind::ALL.iter().map(|r| r.name()).collect(),
         switching: Switching::ALL.iter().map(|s| s.name()).collect(),
         traffic: TrafficKind::ALL.iter().map(|t| t.name()).collect(),
+        router: RouterOrganisation::OFFERED.iter().map(|r| r.name()).collect(),
         k: limits::K,
         n: limits::N,
         len: limits::LEN,

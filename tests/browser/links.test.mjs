@@ -16,6 +16,8 @@ after(async () => {
 });
 
 const valueOf = (h, key) => new URLSearchParams(h).get(key);
+// As the hash spells it: a form decoder would read the `+` of a router organisation as a space.
+const rawValueOf = (h, key) => (new RegExp(`(?:^|[#&])${key}=([^&]*)`).exec(h) || [])[1];
 
 // key → [how to set the control, the value the hash must then carry]
 const EDITS = [
@@ -30,7 +32,7 @@ test('every control changes the hash, and a reload restores every control', asyn
   // The load entered as the rate key itself (messages/node/cycle).
   await page.locator('#rate-unit').selectOption('messages');
   const before = await hash(page);
-  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci']) {
+  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths']) {
     assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);
     assert.equal(await page.locator(`#key-${key}`).count(), 1, `a control for ${key}`);
   }
@@ -56,6 +58,42 @@ test('every control changes the hash, and a reload restores every control', asyn
     const shown = await page.locator(`#key-${key}`).evaluate((e) => (e.type === 'checkbox' ? (e.checked ? '1' : '0') : e.value));
     assert.equal(shown, key === 'routing' || key === 'vcs' ? valueOf(edited, key) : value, `control ${key} restored`);
   }
+  assert.deepEqual(errors, []);
+});
+
+test('the router organisation and the message lengths reach the hash, and chaos drops them', async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  assert.equal(valueOf(await hash(page), 'router'), 'iq');
+  assert.equal(valueOf(await hash(page), 'lengths'), 'fixed');
+  const offered = await page.locator('#key-router option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(offered, ['iq', 'maxmatch', 'damq', 'speedup2', 'wide', 'damq+speedup2+wide']);
+  await page.locator('#key-router').selectOption('damq+speedup2+wide');
+  assert.equal(rawValueOf(await hash(page), 'router'), 'damq+speedup2+wide');
+  // A uniform range sets the mean length itself.
+  await page.locator('#key-lengths').fill('uniform:4-20');
+  await page.locator('#key-lengths').dispatchEvent('change');
+  let h = await hash(page);
+  assert.equal(valueOf(h, 'lengths'), 'uniform:4-20');
+  assert.equal(valueOf(h, 'len'), '12');
+  assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, `no error: ${h}`);
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.locator('#key-router').inputValue(), 'damq+speedup2+wide');
+  assert.equal(await page.locator('#key-lengths').inputValue(), 'uniform:4-20');
+  // A combination the menu does not list still shows, from a link.
+  await page.goto(`${server.url}#k=8&routing=dor&router=wide%2Bmaxmatch`);
+  await ready(page);
+  assert.equal(await page.locator('#key-router').inputValue(), 'maxmatch+wide');
+  // Chaos runs its own router with fixed lengths: choosing it resets both, without an error.
+  await page.locator('#key-lengths').fill('geometric');
+  await page.locator('#key-lengths').dispatchEvent('change');
+  await page.locator('#key-routing').selectOption('chaos');
+  h = await hash(page);
+  assert.equal(valueOf(h, 'routing'), 'chaos');
+  assert.equal(valueOf(h, 'router'), 'iq');
+  assert.equal(valueOf(h, 'lengths'), 'fixed');
+  assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, `no error: ${h}`);
+  assert.equal(await page.locator('#key-router').isVisible(), false, 'the control is hidden under chaos');
   assert.deepEqual(errors, []);
 });
 

@@ -366,6 +366,8 @@ class App {
       frandom: text(),
       misroute: number(s.misroute[0], s.misroute[1]),
       ci: number(0, 1, 'any'),
+      router: select('router', s.router),
+      lengths: () => el('input', { type: 'text', spellcheck: 'false' }),
     };
     this.inputs = {};
     this.rows = {};
@@ -431,8 +433,16 @@ class App {
       values.rate = String(messageRate(values, Number(values.rate)));
     }
     return this.schema.keys
+      // A new routing algorithm starts from its own defaults for virtual channels and the
+      // shared queue, and chaos (virtual cut-through) also from its own buffer depth; a
+      // uniform range of lengths sets the mean length itself.
       .filter((key) => !(changedKey === 'routing'
         && (key === 'vcs' || key === 'mq' || (key === 'buf' && values.routing === 'chaos'))))
+      .filter((key) => !(changedKey === 'lengths' && key === 'len' && values.lengths.startsWith('uniform:')))
+      // Chaos and scouting run only the input-queued router with fixed lengths.
+      .filter((key) => !((key === 'router' || key === 'lengths')
+        && (changedKey === 'routing' || changedKey === 'switching')
+        && (values.routing === 'chaos' || values.switching !== 'wormhole')))
       .map((key) => `${key}=${encodeURIComponent(values[key])}`).join('&');
   }
 
@@ -442,6 +452,10 @@ class App {
     for (const [key, value] of Object.entries(values)) {
       const input = this.inputs[key];
       if (!input) continue;
+      // A link may name a router organisation the menu does not list.
+      if (input.tagName === 'SELECT' && ![...input.options].some((o) => o.value === value)) {
+        input.append(el('option', { value, title: `${key}=${value}` }, [choiceLabel(key, value)]));
+      }
       if (input.type === 'checkbox') input.checked = value === '1';
       else input.value = value;
     }

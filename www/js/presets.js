@@ -322,6 +322,17 @@ export const PRESETS = [
   },
   {
     group: 'The papers\' experiments',
+    title: 'Quaglia et al. 2002 with lengths that vary: geometric, mean 12 flits',
+    scenario: 'k=8&routing=adaptive&traffic=uniform&rate=0.01&len=12&lengths=geometric',
+    claims: { point: { below: [0.1, 0.6] }, model: 'quaglia-adaptive' },
+    text: 'The same set-up with message lengths drawn per message, geometric with the mean of ' +
+      '12 flits the paper speaks of (lengths=geometric; uniform:A-B draws from a range). The ' +
+      'model still takes every message to be 12 flits long, as the paper does: compare its ' +
+      'curve with the measured latency, which the long messages of the spread push up as the ' +
+      `load rises. ${ref('quaglia-adaptive')}`,
+  },
+  {
+    group: 'The papers\' experiments',
     title: 'Shahrabi et al. 2002: broadcast fraction, 8×8, V = 4, M = 32, β = 0.04',
     scenario: 'k=8&routing=duato&vcs=4&traffic=uniform&beta=0.04&rate=0.003&len=32',
     claims: { point: { below: [0.3, 0.8] }, model: 'broadcast' },
@@ -339,6 +350,21 @@ export const PRESETS = [
       'pinned beside it: adaptivity cannot help when every minimal path goes the same way ' +
       'round the ring, so MIN AD saturates well before GOAL. Switch the routing to VAL or DOR, ' +
       `or pin them, to compare saturation throughput against the channel-load bounds. ${ref('goal')}`,
+  },
+  {
+    group: 'The papers\' experiments',
+    title: 'GOAL paper set-up: Singh et al. 2003 at its channel-load bounds',
+    scenario: 'k=8&routing=goal&traffic=tornado&rate=0.4&len=1&vcs=3&buf=8&router=damq+speedup2+wide&warmup=3000&cycles=10000',
+    pins: ['routing:minad'],
+    claims: { point: { below: [0.6, 0.9] }, bound: 0.533, than: { scenario: 'router:iq', higher: 1.1 } },
+    text: 'The set-up of Singh et al. 2003 §5.1 (8×8, one-flit packets, 24 flits of buffer per ' +
+      'channel, age-based arbitration) on the router organisation that reproduces its ' +
+      'throughputs: VC buffers any of whose packets may leave first (damq), a switch twice as ' +
+      'fast as the channels with queues at its outputs (speedup2), and terminals as wide as the ' +
+      'network (wide). GOAL saturates on tornado at about 0.52 of capacity, at its bound of ' +
+      '0.53, and MIN AD, pinned beside it, at 0.33, its own bound; set router to iq to see the ' +
+      'input-queued router fall short of both. ' +
+      `docs/experiments/router.md has every algorithm on every pattern. ${ref('goal')}`,
   },
   {
     group: 'The papers\' experiments',

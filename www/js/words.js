@@ -28,6 +28,16 @@ export const CONTROLS = {
   frandom: { label: 'random link faults', help: 'a count (5) or a fraction of the links (0.05) failed at random, drawn from the seed' },
   misroute: { label: 'misroutes round faults', help: 'how many times a scouting header may leave its minimal paths to get round a fault', when: (v) => v.switching === 'scouting' },
   ci: { label: 'latency target (share of the mean)', help: "when cycles is auto, the window runs until the 95 % interval of the mean latency is within this share of it" },
+  router: {
+    label: 'router organisation',
+    help: 'how each router buffers and switches flits: the input-queued router, or it with a feature that lifts one of its limits',
+    when: (v) => v.routing !== 'chaos' && v.switching === 'wormhole',
+  },
+  lengths: {
+    label: 'message lengths',
+    help: 'fixed (every message M flits), geometric with mean M, or uniform:A-B (mean M = (A + B) / 2)',
+    when: (v) => v.routing !== 'chaos' && v.switching === 'wormhole' && Number(v.beta) === 0,
+  },
 };
 
 // The choices of the enumerated keys: what each is, then its key in brackets where the key is
@@ -59,6 +69,14 @@ export const CHOICES = {
     permutation: 'random permutation',
     hotspot: 'hot spot',
     worstcase: 'worst case for the routing',
+  },
+  router: {
+    iq: 'input-queued, FIFO buffers',
+    maxmatch: 'input-queued, maximum switch matching',
+    damq: 'input-queued, any whole packet may leave first (DAMQ)',
+    speedup2: 'switch speedup 2, output queues',
+    wide: 'wide terminals (2n injection channels)',
+    'damq+speedup2+wide': 'DAMQ, speedup 2, wide terminals (GOAL paper)',
   },
 };
 
