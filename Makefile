@@ -30,7 +30,7 @@ export CHROMIUM
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
-.PHONY: validate validate-channel-queue experiments experiments-quick experiment-faults coverage fuzz fuzz-libfuzzer soak soak-faults
+.PHONY: validate validate-channel-queue experiments experiments-quick experiment-faults experiment-router experiment-router-quick coverage fuzz fuzz-libfuzzer soak soak-faults
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
@@ -178,6 +178,16 @@ experiment-faults:
 coverage:
 	@echo "==> coverage of the within-run confidence interval: docs/coverage.md and .csv (about 15 min on two idle cores)"
 	cargo run --release --bin torus -- coverage
+
+# Every router organisation of router= on seed 004's set-up (docs/experiments/router.md): part of
+# `make experiments`, here on its own.
+experiment-router:
+	@echo "==> router organisations on seed 004's set-up: docs/experiments/router.md and .csv"
+	cargo run --release --bin torus -- experiment router
+
+experiment-router-quick:
+	@echo "==> router organisations on seed 004's set-up, shortened runs"
+	cargo run --release --bin torus -- experiment router --quick
 
 fuzz:
 	@echo "==> fuzzing the scenario parser with 10^6 generated inputs"

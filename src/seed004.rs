@@ -14,6 +14,10 @@
 //! ([`Scenario::default_mq`]). Loads and throughputs are fractions of capacity (8/k
 //! flits/node/cycle, so at k = 8 and one-flit packets the rate itself).
 //!
+//! The router is the organisation that reproduces the paper's throughputs, [`ROUTER`]
+//! (`damq+speedup2+wide`; CHAOS keeps its own router); the `router` experiment
+//! ([`router_experiment`]) measures every organisation on the same set-up and says why.
+//!
 //! Algorithms the simulator does not run yet are listed as such (see [`Roster`]) instead of
 //! failing the whole experiment: their bounds are still shown.
 
@@ -21,10 +25,13 @@ use crate::experiment::jobs::{Job, OffsetCounts, Outcome, Runner};
 use crate::experiment::replication::{replication_scenarios, AcrossSeeds};
 use crate::experiment::{self, rate_grid, SearchOptions};
 use crate::models::bounds;
-use crate::scenario::{RoutingKind, Scenario, TrafficKind};
+use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, TrafficKind};
 use crate::support::check_supported;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+
+pub mod router;
+pub use router::{router_csv, router_experiment, router_markdown};
 
 /// The paper (Singh et al. 2003), in one line.
 pub const REFERENCE: &str = "A. Singh, W. J. Dally, A. K. Gupta, B. Towles, “GOAL: a load-balanced adaptive routing \
@@ -48,6 +55,26 @@ pub const PAPER_ALGORITHMS: [RoutingKind; 7] = [
 pub const STABILITY_ALGORITHMS: [RoutingKind; 2] = [RoutingKind::Goal, RoutingKind::Chaos];
 /// Background load of the latency histograms (§5.4), fraction of capacity.
 pub const HISTOGRAM_LOAD: f64 = 0.2;
+/// The router organisation of the set-up: the one that reproduces the paper's throughputs
+/// (docs/experiments/router.md).
+pub const ROUTER: RouterOrganisation = RouterOrganisation::PAPER;
+
+/// A router for the set-up: an organisation, and whether each algorithm's 24 flits per channel
+/// are split into 12 VCs of 2 (more VCs per class than its scheme needs) instead of the fewest
+/// VCs it needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    pub router: RouterOrganisation,
+    pub split_vcs: bool,
+}
+
+impl Setup {
+    /// The set-up of every experiment but `router`.
+    pub const PAPER: Setup = Setup { router: ROUTER, split_vcs: false };
+    /// VCs when split: 12 × 2 flits, the most VCs that keep two flits each (one flit a cycle
+    /// needs two, for the credit's round trip).
+    pub const SPLIT_VCS: u32 = 12;
+}
 
 /// A traffic pattern of the paper's Table 2 (plus DIA, the permutation of its Claim 1).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,6 +112,8 @@ pub struct Effort {
     /// Replications (seeds derived from the scenario's) of every saturation search and every
     /// stability point: near and past saturation one seed's value is one sample of a spread.
     pub seeds: usize,
+    /// Seeds of each search of the `router` experiment, which measures seven organisations.
+    pub router_seeds: usize,
 }
 
 impl Effort {
@@ -98,6 +127,7 @@ impl Effort {
             histogram_packets: 2_000,
             stability_points: 7,
             seeds: 2,
+            router_seeds: 1,
         }
     }
     /// The default. Measured with DOR and MIN AD only: 20 minutes wall (5.3 minutes of CPU) on
@@ -112,6 +142,7 @@ impl Effort {
             histogram_packets: 10_000,
             stability_points: 10,
             seeds: 5,
+            router_seeds: 2,
         }
     }
 }
@@ -119,21 +150,32 @@ impl Effort {
 /// VCs and flits per VC for `routing` under constant total buffering (module documentation):
 /// for CHAOS its one input buffer, as deep as a VC of the 3-VC GOAL router.
 pub fn buffering(routing: RoutingKind) -> (u32, u32) {
+    buffering_on(&Setup::PAPER, routing)
+}
+
+/// [`buffering`] on `setup`: 12 × 2 when it splits the VCs (CHAOS has none to split).
+pub fn buffering_on(setup: &Setup, routing: RoutingKind) -> (u32, u32) {
     let vcs = routing.min_vcs(2);
     if routing == RoutingKind::Chaos {
         return (vcs, FLITS_PER_CHANNEL / RoutingKind::Goal.min_vcs(2));
     }
+    let vcs = if setup.split_vcs { Setup::SPLIT_VCS } else { vcs };
     (vcs, FLITS_PER_CHANNEL / vcs)
 }
 
 /// The paper's setup for one algorithm and pattern; `rate` is set by each experiment.
 pub fn scenario(routing: RoutingKind, traffic: TrafficKind, warmup: u64, cycles: u64) -> Scenario {
-    let (vcs, buf) = buffering(routing);
+    scenario_on(&Setup::PAPER, routing, traffic, warmup, cycles)
+}
+
+/// [`scenario`] on another router. CHAOS runs its own router on every set-up.
+pub fn scenario_on(setup: &Setup, routing: RoutingKind, traffic: TrafficKind, warmup: u64, cycles: u64) -> Scenario {
+    let (vcs, buf) = buffering_on(setup, routing);
     let s = Scenario { k: K, n: 2, routing, traffic, len: 1, vcs, buf, warmup, cycles, ..Scenario::default() };
     if routing == RoutingKind::Chaos {
         return Scenario { mq: s.default_mq(), ..s };
     }
-    s
+    Scenario { router: setup.router, ..s }
 }
 
 /// Which requested algorithms the simulator runs now, and why the others are left out.
@@ -181,15 +223,20 @@ pub struct SaturationRow {
 /// searched with `effort.seeds` seeds. Every search is a job of its own; the rows are put
 /// together in order whatever order the jobs ran in.
 pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<SaturationRow> {
+    saturation_on(&Setup::PAPER, algorithms, effort, effort.seeds, runner)
+}
+
+/// [`saturation_experiment`] on `setup`, with `seeds` seeds per search.
+pub fn saturation_on(setup: &Setup, algorithms: &[RoutingKind], effort: &Effort, seeds: usize, runner: &dyn Runner) -> Vec<SaturationRow> {
     let roster = roster(algorithms);
     let mut rows = Vec::new();
     let mut searches = Vec::new();
     for &routing in algorithms {
         let simulated = roster.included.contains(&routing);
         for p in PATTERNS {
-            let s = scenario(routing, p.traffic, effort.warmup, effort.cycles);
+            let s = scenario_on(setup, routing, p.traffic, effort.warmup, effort.cycles);
             let b = bounds::bound(&s);
-            let (vcs, buf) = buffering(routing);
+            let (vcs, buf) = buffering_on(setup, routing);
             let mut row = SaturationRow {
                 routing,
                 pattern: p.label,
@@ -206,14 +253,14 @@ pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, runner
             if !simulated {
                 row.source = "not in the simulator yet".into();
             } else if p.traffic != TrafficKind::Worstcase || routing.is_oblivious() {
-                searches.extend(replication_scenarios(&s, effort.seeds).into_iter().map(|s| (rows.len(), s)));
+                searches.extend(replication_scenarios(&s, seeds).into_iter().map(|s| (rows.len(), s)));
             }
             rows.push(row);
         }
     }
     let jobs = searches.iter().map(|(_, s)| Job::search(s, &SearchOptions::default())).collect();
     let results: Vec<experiment::Saturation> = runner.run(jobs).into_iter().map(Outcome::into_search).collect();
-    for (row, group) in searches.chunks(effort.seeds).zip(results.chunks(effort.seeds)) {
+    for (row, group) in searches.chunks(seeds).zip(results.chunks(seeds)) {
         let (index, s) = &row[0];
         let fractions: Vec<f64> = group.iter().map(|r| r.saturation_fraction_of_capacity).collect();
         let accepted: Vec<f64> = group.iter().map(|r| r.accepted_flits_per_node_cycle / s.capacity_flits()).collect();
@@ -390,7 +437,10 @@ fn preamble(title: &str, what: &str, effort_line: &str, wall: WallTime, missing:
         md,
         "Setup (Singh et al. 2003 §5.1): {K}×{K} torus, 1-flit packets, {FLITS_PER_CHANNEL} flit buffers per physical channel \
          for every algorithm (VCs × depth: DOR 2 × 12, MIN AD and GOAL 3 × 8, VAL and ROMM 4 × 6, RLB 6 × 4, CHAOS 1 × 8 plus a 64-packet shared queue per node), \
-         age-based arbitration. Loads and throughputs are fractions of capacity (8/k flits/node/cycle = 1 at k = 8)."
+         age-based arbitration, on the router organisation `router={ROUTER}` (VC buffers any of whose packets may leave first, \
+         internal speedup 2 with output queues, 2n injection channels \
+         and ejection of up to 2n flits a cycle: the organisation that reproduces the paper's throughputs, see router.md; CHAOS keeps its own router). \
+         Loads and throughputs are fractions of capacity (8/k flits/node/cycle = 1 at k = 8)."
     );
     let (seconds, threads) = wall;
     let _ = writeln!(md, "\n{effort_line}\n\nWall time: {seconds:.0} s on {threads} thread{}.", if threads == 1 { "" } else { "s" });
@@ -420,7 +470,27 @@ pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTi
         wall,
         missing,
     );
-    md.push_str("Each cell: measured / bound Θ [the paper's value, where its text states one].\n\n| algorithm | VCs × depth |");
+    md.push_str(&saturation_table(rows));
+    md.push_str(
+        "\nn/a: not in the simulator yet. Bounds for GOAL and MIN AD are ideal-balance bounds (an adaptive router may \
+         fall short of them); CHAOS is shown the MIN bound for reference. A node injects through 2n = 4 channels and \
+         ejects up to 4 flits a cycle (`wide`), so NN is not capped at 1.0 (router.md says how close the minimal \
+         algorithms come to their bound of 4.0); CHAOS's own router has one injection channel, which caps it at 1.0.\n\n\
+         † More than 5% above an upper bound. A search point keeps up while every source's accepted throughput \
+         is within 5 % (plus two messages) of its own offered load, so a search may pass a bound by about that \
+         allowance, more on short windows, where the slack of two messages is a larger share; the value then \
+         overstates the saturation throughput.\n\n\
+         ## The paper's statements\n\n| paper | measured here |\n|---|---|\n",
+    );
+    for (claim, result) in saturation_checks(rows) {
+        let _ = writeln!(md, "| {claim} | {result} |");
+    }
+    md
+}
+
+/// The saturation rows as a table, an algorithm per row and a pattern per column.
+pub fn saturation_table(rows: &[SaturationRow]) -> String {
+    let mut md = String::from("Each cell: measured / bound Θ [the paper's value, where its text states one].\n\n| algorithm | VCs × depth |");
     for p in PATTERNS {
         let _ = write!(md, " {} |", p.label);
     }
@@ -434,8 +504,8 @@ pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTi
         }
     }
     for routing in routings {
-        let (vcs, buf) = buffering(routing);
-        let _ = write!(md, "| {routing} | {vcs} × {buf} |");
+        let Some(first) = rows.iter().find(|r| r.routing == routing) else { continue };
+        let _ = write!(md, "| {routing} | {} × {} |", first.vcs, first.buf);
         for p in PATTERNS {
             let Some(r) = rows.iter().find(|r| r.routing == routing && r.pattern == p.label) else { continue };
             let measured = if let (Some(m), Some(ci)) = (r.measured, r.ci95) {
@@ -455,20 +525,6 @@ pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTi
             md.push_str(" |");
         }
         md.push('\n');
-    }
-    md.push_str(
-        "\nn/a: not in the simulator yet. Bounds for GOAL and MIN AD are ideal-balance bounds (an adaptive router may \
-         fall short of them); CHAOS is shown the MIN bound for reference. The simulator's injection channel carries \
-         at most 1 flit/node/cycle, so no pattern can exceed 1.0 here: the paper's NN values (4.0 for the minimal \
-         algorithms, 2.3 for GOAL) and the NN bounds are above what any router of this simulator can accept.\n\n\
-         † More than 5% above an upper bound. A search point keeps up while every source's accepted throughput \
-         is within 5 % (plus two messages) of its own offered load, so a search may pass a bound by about that \
-         allowance, more on short windows, where the slack of two messages is a larger share; the value then \
-         overstates the saturation throughput.\n\n\
-         ## The paper's statements\n\n| paper | measured here |\n|---|---|\n",
-    );
-    for (claim, result) in saturation_checks(rows) {
-        let _ = writeln!(md, "| {claim} | {result} |");
     }
     md
 }
@@ -881,7 +937,7 @@ pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, wall: WallTime
 }
 
 /// The experiments, by the names the CLI takes.
-pub const EXPERIMENTS: [&str; 4] = ["saturation", "permutations", "histograms", "stability"];
+pub const EXPERIMENTS: [&str; 5] = ["saturation", "permutations", "histograms", "stability", "router"];
 
 /// One experiment's files: `<name>.csv` and `<name>.md`.
 pub struct Output {
@@ -918,9 +974,13 @@ pub fn run(name: &str, algorithms: Option<&[RoutingKind]>, effort: &Effort, runn
             let rows = histogram_experiment(algorithms, effort, runner);
             (histogram_csv(&rows), histogram_markdown(&rows, effort, wall(), &missing))
         }
-        _ => {
+        "stability" => {
             let rows = stability_experiment(algorithms, effort, runner);
             (stability_csv(&rows), stability_markdown(&rows, effort, wall(), &missing))
+        }
+        _ => {
+            let result = router_experiment(algorithms, effort, runner);
+            (router_csv(&result), router_markdown(&result, effort, wall()))
         }
     };
     Some(Output { name, csv, markdown })
@@ -933,7 +993,7 @@ mod tests {
 
     /// Short runs: a few seconds per experiment in the test profile.
     fn tiny() -> Effort {
-        Effort { warmup: 300, cycles: 1_500, permutation_cycles: 800, permutations: 3, histogram_packets: 300, stability_points: 3, seeds: 2 }
+        Effort { warmup: 300, cycles: 1_500, permutation_cycles: 800, permutations: 3, histogram_packets: 300, stability_points: 3, seeds: 2, router_seeds: 1 }
     }
 
     fn silent() -> Local {
@@ -968,8 +1028,9 @@ mod tests {
         assert!((bound - 1.0 / 3.0).abs() < 1e-9);
         let measured = experiment::saturation(&s).saturation_fraction_of_capacity;
         // The search accepts up to 5% shortfall, so it may pass the bound by that much; the
-        // greedy one-flit-per-input switch allocation costs DOR about 15% of it on TOR.
-        assert!(measured <= 1.06 * bound && measured >= 0.75 * bound, "DOR TOR {measured} vs bound {bound}");
+        // set-up's router (damq+speedup2+wide) takes DOR to within a few per cent of it on TOR,
+        // where the input-queued router stops at about 0.8 of it (router.md).
+        assert!(measured <= 1.06 * bound && measured >= 0.88 * bound, "DOR TOR {measured} vs bound {bound}");
     }
 
     #[test]

@@ -38,7 +38,7 @@ const USAGE: &str = "usage:
                                          over every routing x pattern:
                                          DIR/validation/channel-queue.md (--channel-queue: only
                                          that)
-  torus experiment <saturation|permutations|histograms|stability|faults|all>
+  torus experiment <saturation|permutations|histograms|stability|faults|router|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR]
                                          the experiments of Singh et al. 2003 (GOAL):
                                          DIR/<name>.csv and .md (DIR defaults to docs/experiments);
