@@ -357,14 +357,14 @@ export const PRESETS = [
     scenario: 'k=8&routing=goal&traffic=tornado&rate=0.4&len=1&vcs=3&buf=8&router=damq+speedup2+wide&warmup=3000&cycles=10000',
     pins: ['routing:minad'],
     claims: { point: { below: [0.6, 0.9] }, bound: 0.533, than: { scenario: 'router:iq', higher: 1.1 } },
-    text: 'The set-up of Singh et al. 2003 §5.1 (8×8, one-flit packets, 24 flits of buffer per ' +
+    text: 'The set-up of Singh et al. 2003 (8×8, one-flit packets, 24 flits of buffer per ' +
       'channel, age-based arbitration) on the router organisation that reproduces its ' +
       'throughputs: VC buffers any of whose packets may leave first (damq), a switch twice as ' +
       'fast as the channels with queues at its outputs (speedup2), and terminals as wide as the ' +
       'network (wide). GOAL saturates on tornado at about 0.52 of capacity, at its bound of ' +
       '0.53, and MIN AD, pinned beside it, at 0.33, its own bound; set router to iq to see the ' +
-      'input-queued router fall short of both. ' +
-      `docs/experiments/router.md has every algorithm on every pattern. ${ref('goal')}`,
+      'input-queued router fall short of both. The command line\'s router experiment ' +
+      `(torus experiment router) measures every algorithm on every pattern. ${ref('goal')}`,
   },
   {
     group: 'The papers\' experiments',
