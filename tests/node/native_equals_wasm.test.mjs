@@ -27,6 +27,11 @@ const SCENARIOS = [
   'k=4&n=2&routing=dor&traffic=uniform&rate=0.25&len=4&warmup=0&cycles=3000',
   // A deadlock: the watchdog and the reported cycle of VCs.
   'k=4&n=1&routing=dor&vcs=1&unsafe=1&len=8&rate=0.12&warmup=0&cycles=50000',
+  // The router organisations and message lengths drawn per message (geometric: libm's log).
+  'k=8&routing=goal&traffic=tornado&rate=0.45&len=1&vcs=3&buf=8&router=damq%2Bspeedup2%2Bwide&warmup=300&cycles=2000&seed=4',
+  'k=8&routing=val&rate=0.3&len=1&vcs=4&buf=6&router=maxmatch%2Bspeedup2%2Bwide&warmup=300&cycles=2000',
+  'k=8&routing=duato&vcs=4&rate=0.01&len=12&lengths=geometric&warmup=500&cycles=4000&seed=2',
+  'k=8&routing=dor&rate=0.01&lengths=uniform:4-20&warmup=500&cycles=4000',
 ];
 
 const missing = [torus, glue].filter((p) => !existsSync(p));
@@ -45,7 +50,7 @@ test('torus run and the wasm run() report identical statistics', { skip: missing
 test('a rejected scenario gives the same one-line error natively and in wasm', { skip: missing.length > 0 && `missing ${missing.join(', ')}` }, async () => {
   const wasm = await import(glue);
   await wasm.default({ module_or_path: readFileSync(path.join(pkg, 'torus_explorer_bg.wasm')) });
-  for (const scenario of ['k=1', 'rate=NaN', 'a%0Ab=1', 'vcs=1000000', 'x'.repeat(5000)]) {
+  for (const scenario of ['k=1', 'rate=NaN', 'a%0Ab=1', 'vcs=1000000', 'x'.repeat(5000), 'lengths=uniform:1-4', 'router=damq&routing=chaos']) {
     let nativeError;
     try {
       execFileSync(torus, ['run', scenario], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
