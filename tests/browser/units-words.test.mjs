@@ -171,7 +171,9 @@ test('after a deadlock the live latency stops and says why', async () => {
     await page.evaluate(() => window.torusExplorer.step(500));
   }
   assert.equal(await page.evaluate(() => window.torusExplorer.stats().deadlock), true);
-  await page.waitForTimeout(400);
+  // The live numbers are redrawn on the page's own clock: on a loaded machine that takes longer
+  // than a fixed pause.
+  await page.waitForSelector('#live-numbers dd.alarm', { timeout: 15000 });
   assert.match(await liveValue(page, 'mean latency'), /^stopped: deadlocked at cycle [\d,]+, no message can arrive$/);
   // The warning reads across the panel, not down a column one word wide.
   const alarm = await page.locator('#live-numbers dd.alarm').boundingBox();
