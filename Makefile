@@ -202,6 +202,8 @@ soak:
 	@command -v /usr/bin/time >/dev/null || (apt-get update && apt-get install -y time)
 	cargo build --release --bin torus
 	scripts/soak.sh
+	@echo "==> 10^6 cycles of uniform overload with every-cycle invariant checks (debug assertions)"
+	OVERLOAD_CYCLES=1000000 cargo test --test overload -- survives_sustained_overload
 
 soak-faults:
 	@echo "==> soak with faults: every algorithm, 5% of links failed, at the injection limit (FAULT_SOAK_CYCLES, default 10^6)"

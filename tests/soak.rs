@@ -1,6 +1,6 @@
 //! The overload soak in miniature (`scripts/soak.sh` runs it for 10⁶–10⁷ cycles): every routing
 //! algorithm the simulator implements, at its default (deadlock-free) VC count, is driven for
-//! 10⁵ cycles at the injection limit (one flit per node per cycle) with tornado traffic, on the
+//! 4 × 10⁴ cycles at the injection limit (one flit per node per cycle) with tornado traffic, on the
 //! smaller of an 8-ary and a 16-ary 2-cube where that is at least twice its saturation bound,
 //! and then must report saturation and no deadlock, deliver every labelled message, and keep
 //! its heap bounded and flat once the source queues are full. Flit and credit conservation are
@@ -51,7 +51,9 @@ fn heap_in_use() -> isize {
     HEAP_IN_USE.with(Cell::get)
 }
 
-const CYCLES: u64 = 100_000;
+/// 4 × 10⁴ cycles: the source queues (1000 messages) fill within the first 10⁴ even at 16-ary,
+/// so the second half of the window sees full queues; `make soak` runs 10⁷.
+const CYCLES: u64 = 40_000;
 /// The heap a soak may reach: the source queues are capped at `qcap` messages per node, and each message costs under 256 bytes in the message table (with its growth slack);
 /// the network and the statistics add a few MB. Growth past this would be a leak.
 fn heap_max(s: &Scenario) -> isize {
