@@ -15,7 +15,7 @@ pub mod jobs;
 pub mod replication;
 pub mod saturation;
 
-pub use jobs::{Job, Local, Outcome, Runner};
+pub use jobs::{CurvePoint, CurveRuns, Job, Local, Outcome, Runner};
 pub use replication::{replicate, sweep_replicated, AcrossSeeds, Replicated};
 pub use saturation::{
     replicated_saturation, replicated_search_jobs, saturation, search, search_on, search_replicated, Criterion, ReplicatedSaturation, Saturation,

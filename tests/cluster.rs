@@ -151,3 +151,38 @@ fn plan_and_collect_refuse_what_they_cannot_use() {
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert!(v["error"].as_str().unwrap().starts_with("not a job line"), "{v}");
 }
+
+#[test]
+fn validation_plans_the_channel_queue_grid_as_one_curve_job_per_configuration() {
+    let (code, cq_plan, err) = torus(&["validate", "--channel-queue", "--quick", "--plan"]);
+    assert_eq!(code, 0, "{err}");
+    let jobs: Vec<serde_json::Value> = cq_plan.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(jobs.len(), 63, "nine algorithms by seven patterns");
+    assert!(jobs.iter().all(|j| j["job"] == "curve" && j["points"].as_array().unwrap().len() == 3), "{}", jobs[0]);
+
+    // The whole validation plans the papers' runs first, then the same curves.
+    let (_, plan, _) = torus(&["validate", "--quick", "--plan"]);
+    let lines: Vec<&str> = plan.lines().collect();
+    let papers = lines.len() - jobs.len();
+    assert!(papers > 0 && !lines[..papers].iter().any(|l| l.contains("\"job\":\"curve\"")));
+    for (line, planned) in lines[papers..].iter().zip(&jobs) {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["id"] = planned["id"].clone();
+        assert_eq!(&v, planned, "the same curve jobs, numbered after the papers' ones");
+    }
+
+    // One curve run in a batch carries its search and a run per point; the rest are missing.
+    let (code, one, err) = torus_with_input(&["run", "--batch"], cq_plan.lines().next().unwrap());
+    assert_eq!(code, 0, "{err}");
+    let result: serde_json::Value = serde_json::from_str(one.trim()).unwrap();
+    let found = result["result"]["search"]["saturation_rate"].as_f64().unwrap();
+    assert!(found > 0.0 && result["result"]["runs"].as_array().unwrap().len() == 3, "{result}");
+    let dir = scratch("curves");
+    let results = write(&dir.join("one.jsonl"), &[one.trim()]);
+    let out = dir.join("out");
+    let (code, _, err) = torus(&["validate", "--channel-queue", "--quick", "--out", out.to_str().unwrap(), "--collect", &results]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing 62 of 63 job results, ids 2-63"), "{err}");
+    assert!(!out.exists(), "nothing written when jobs are missing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -334,18 +334,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
-            let local = matches!(mode, Mode::Local);
-            if args.iter().any(|a| a == "--channel-queue") {
-                if !local {
-                    return Err(Fail("--channel-queue runs its simulations here: it takes no --plan or --collect".into()));
-                }
-            } else {
-                validate(quick, out, mode)?;
-            }
-            // The channel-queue page's runs are not jobs yet: it is written by a local run only.
-            if local {
-                validate_channel_queue(quick, out)?;
-            }
+            validate(quick, out, args.iter().any(|a| a == "--channel-queue"), mode)?;
         }
         "experiment" => experiment_command(args)?,
         "coverage" => coverage_command(args)?,
@@ -471,15 +460,33 @@ fn coverage_command(args: &[String]) -> Result<(), Fail> {
     Ok(())
 }
 
-/// `torus validate`: runs (or plans, or collects) the report and writes it under `out`.
-fn validate(quick: bool, out: &str, mode: Mode) -> Result<(), Fail> {
+/// `torus validate`: runs (or plans, or collects) the report and the channel-queue model's
+/// page (only the latter with `--channel-queue`), and writes them under `out`.
+fn validate(quick: bool, out: &str, only_channel_queue: bool, mode: Mode) -> Result<(), Fail> {
+    use validation::channel_queue as cq;
     let length = if quick { validation::RunLength::quick() } else { validation::RunLength::full() };
-    let Some(report) = mode.carry_out(|runner| validation::run(&length, runner))? else {
+    let cq_length = if quick { cq::Length::quick() } else { cq::Length::full() };
+    let Some((report, curves, cq_seconds)) = mode.carry_out(|runner| {
+        let report = (!only_channel_queue).then(|| validation::run(&length, runner));
+        let before = runner.elapsed().0;
+        let curves = cq::simulate(&cq_length, runner);
+        (report, curves, runner.elapsed().0 - before)
+    })?
+    else {
         return Ok(());
     };
-    let command = if quick { format!("torus validate --quick --out {out}") } else { format!("torus validate --out {out}") };
-    validation::write(&report, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
-    eprintln!("wrote {out}/validation.md and its plots in {:.0} s", report.wall_seconds);
+    if let Some(report) = report {
+        let command = if quick { format!("torus validate --quick --out {out}") } else { format!("torus validate --out {out}") };
+        validation::write(&report, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
+        eprintln!("wrote {out}/validation.md and its plots in {:.0} s", report.wall_seconds);
+    }
+    let results = cq::compare_all(&cq_length, &curves);
+    let command = match quick {
+        true => format!("torus validate --channel-queue --quick --out {out}"),
+        false => format!("torus validate --channel-queue --out {out}"),
+    };
+    cq::write(&results, &cq_length, cq_seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
+    eprintln!("wrote {out}/validation/channel-queue.md and its plots in {cq_seconds:.0} s");
     Ok(())
 }
 
@@ -584,30 +591,6 @@ fn batch(args: &[String]) -> Result<(), Fail> {
     if failed > 0 {
         return Err(Fail(format!("{failed} of {} jobs failed; their error lines say why", lines.len())));
     }
-    Ok(())
-}
-
-/// `torus validate`'s channel-queue page: the model against the simulator over the routing ×
-/// pattern grid.
-fn validate_channel_queue(quick: bool, out: &str) -> Result<(), Fail> {
-    use validation::channel_queue as cq;
-    let length = if quick { cq::Length::quick() } else { cq::Length::full() };
-    let start = Instant::now();
-    let (results, seconds) = cq::run(&length, &|done, total, r| {
-        eprintln!(
-            "[{done:>2}/{total}] {:>6.0} s  channel-queue {} / {}: saturation {:+.1} %",
-            start.elapsed().as_secs_f64(),
-            r.scenario.routing,
-            r.scenario.traffic,
-            100.0 * r.saturation_error()
-        );
-    });
-    let command = match quick {
-        true => format!("torus validate --channel-queue --quick --out {out}"),
-        false => format!("torus validate --channel-queue --out {out}"),
-    };
-    cq::write(&results, &length, seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
-    eprintln!("wrote {out}/validation/channel-queue.md and its plots in {seconds:.0} s");
     Ok(())
 }
 

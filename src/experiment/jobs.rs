@@ -46,6 +46,27 @@ pub enum Job {
     /// each of `offsets` from its source, running `drain` cycles past the window so that they
     /// are all delivered ([`deliveries`]).
     Deliveries { scenario: String, offsets: Vec<Vec<u32>>, drain: u64 },
+    /// A saturation search on `scenario` (its window is the search's), then one run at each
+    /// point's fraction of the rate found, in the point's own window: a curve whose load points
+    /// are placed relative to the simulated saturation, so its runs cannot be planned apart from
+    /// its search (`validate --channel-queue`).
+    Curve { scenario: String, points: Vec<CurvePoint> },
+}
+
+/// One run of a [`Job::Curve`]: where, as a fraction of the simulated saturation rate, and
+/// its warm-up and window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    pub fraction: f64,
+    pub warmup: u64,
+    pub cycles: u64,
+}
+
+/// What a [`Job::Curve`] produced: its search, and a run per point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurveRuns {
+    pub search: Saturation,
+    pub runs: Vec<RunReport>,
 }
 
 /// What a job produced.
@@ -54,6 +75,7 @@ pub enum Outcome {
     Run(RunReport),
     Search(Saturation),
     Deliveries(Vec<OffsetCounts>),
+    Curve(CurveRuns),
 }
 
 /// The labelled messages to one offset: how many, and how many had each latency and hop count.
@@ -88,9 +110,16 @@ impl Job {
         Job::Deliveries { scenario: s.canonical(), offsets: offsets.to_vec(), drain }
     }
 
+    pub fn curve(s: &Scenario, points: &[CurvePoint]) -> Job {
+        Job::Curve { scenario: s.canonical(), points: points.to_vec() }
+    }
+
     fn scenario(&self) -> &str {
         match self {
-            Job::Run { scenario } | Job::Search { scenario, .. } | Job::Deliveries { scenario, .. } => scenario,
+            Job::Run { scenario }
+            | Job::Search { scenario, .. }
+            | Job::Deliveries { scenario, .. }
+            | Job::Curve { scenario, .. } => scenario,
         }
     }
 
@@ -112,6 +141,15 @@ impl Job {
                 }
                 Outcome::Deliveries(deliveries(&s, offsets, *drain))
             }
+            Job::Curve { points, .. } => {
+                let search = search(&s, &SearchOptions::default());
+                let mut runs = Vec::with_capacity(points.len());
+                for p in points {
+                    let at = Scenario { rate: p.fraction * search.saturation_rate, warmup: p.warmup, cycles: p.cycles, ..s.clone() };
+                    runs.push(Simulation::new(&at).map_err(|e| e.to_string())?.run());
+                }
+                Outcome::Curve(CurveRuns { search, runs })
+            }
         })
     }
 }
@@ -127,6 +165,11 @@ impl Outcome {
                 Outcome::Search(Saturation::placeholder(&s))
             }
             Job::Deliveries { offsets, .. } => Outcome::Deliveries(vec![OffsetCounts::default(); offsets.len()]),
+            Job::Curve { scenario, points } => {
+                let s = Scenario::parse(scenario).unwrap_or_default();
+                let run = RunReport { scenario: scenario.clone(), ..RunReport::default() };
+                Outcome::Curve(CurveRuns { search: Saturation::placeholder(&s), runs: vec![run; points.len()] })
+            }
         }
     }
 
@@ -144,6 +187,13 @@ impl Outcome {
         }
     }
 
+    pub fn into_curve(self) -> CurveRuns {
+        match self {
+            Outcome::Curve(r) => r,
+            other => panic!("a curve job's outcome is its search and runs, not {other:?}"),
+        }
+    }
+
     pub fn into_deliveries(self) -> Vec<OffsetCounts> {
         match self {
             Outcome::Deliveries(r) => r,
@@ -156,6 +206,7 @@ impl Outcome {
             Outcome::Run(r) => serde_json::to_value(r),
             Outcome::Search(r) => serde_json::to_value(r),
             Outcome::Deliveries(r) => serde_json::to_value(r),
+            Outcome::Curve(r) => serde_json::to_value(r),
         };
         value.expect("outcomes serialise")
     }
@@ -166,6 +217,7 @@ impl Outcome {
             Job::Run { .. } => Outcome::Run(serde_json::from_value(value).map_err(e)?),
             Job::Search { .. } => Outcome::Search(serde_json::from_value(value).map_err(e)?),
             Job::Deliveries { .. } => Outcome::Deliveries(serde_json::from_value(value).map_err(e)?),
+            Job::Curve { .. } => Outcome::Curve(serde_json::from_value(value).map_err(e)?),
         })
     }
 }
@@ -490,6 +542,7 @@ mod tests {
             Job::run(&tiny(0.01)),
             Job::search(&tiny(0.01), &SearchOptions { tolerance: 0.05, ..SearchOptions::default() }),
             Job::deliveries(&tiny(0.02), &[vec![1, 0], vec![2, 1]], 500),
+            Job::curve(&tiny(0.01), &[CurvePoint { fraction: 0.5, warmup: 100, cycles: 400 }]),
         ]
     }
 
@@ -509,13 +562,18 @@ mod tests {
         assert_eq!(collector.elapsed(), (1.5, 1), "the jobs' own times, summed");
         let counts = local[2].clone().into_deliveries();
         assert!(counts[0].packets > 0 && counts[0].hop_counts.keys().eq([1].iter()), "{counts:?}");
+        let curve = local[3].clone().into_curve();
+        let found = curve.search.saturation_rate;
+        assert!(found > 0.0 && curve.runs.len() == 1, "{curve:?}");
+        let run = Scenario::parse(&curve.runs[0].scenario).unwrap();
+        assert_eq!((run.rate, run.warmup, run.cycles), (0.5 * found, 100, 400), "the run sits at its fraction of the rate found");
     }
 
     #[test]
     fn a_planner_numbers_the_jobs_as_the_collector_does() {
         let planner = Planner::new();
         let placeholders = planner.run(jobs());
-        assert_eq!(placeholders.len(), 3);
+        assert_eq!(placeholders.len(), 4);
         let lines = planner.lines();
         let parsed: Vec<(usize, Job)> = lines.iter().map(|l| parse_job_line(l).unwrap()).collect();
         assert_eq!(parsed, jobs().into_iter().enumerate().map(|(i, j)| (i + 1, j)).collect::<Vec<_>>());
@@ -529,7 +587,7 @@ mod tests {
         let collector = Collector::read(&[("x".into(), format!("{}\n{failed}\n", lines[0]))]).unwrap();
         collector.run(jobs());
         let e = collector.finish().unwrap_err();
-        assert!(e.starts_with("missing 2 of 3 job results, ids 2-3 (1 failed, job 2: killed)"), "{e}");
+        assert!(e.starts_with("missing 3 of 4 job results, ids 2-4 (1 failed, job 2: killed)"), "{e}");
         assert!(!e.contains('\n'));
 
         let collector = Collector::read(&[("x".into(), lines.join("\n"))]).unwrap();

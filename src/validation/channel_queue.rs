@@ -10,13 +10,11 @@
 
 use crate::svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
 use super::SimulatedPoint;
-use crate::experiment::{self, at_rate};
+use crate::experiment::{self, CurvePoint, CurveRuns, Job, Outcome, Runner};
 use crate::models::{self, channel_queue};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
-use crate::sim::Simulation;
 use std::fmt::Write;
 use std::path::Path;
-use std::time::Instant;
 
 /// The routing algorithms of the grid (every one with virtual channels).
 pub const ROUTINGS: [RoutingKind; 9] = [
@@ -198,29 +196,44 @@ pub fn configurations(length: &Length) -> Vec<Scenario> {
 
 const CURVE_POINTS: usize = 60;
 
-/// Compares one configuration.
-pub fn validate(s: &Scenario, length: &Length) -> Comparison {
+/// A configuration's simulations as one job: its saturation search, then a run at each of the
+/// length's fractions of the rate found (the long one at `LOW_LOAD`, for the utilisation).
+pub fn job(s: &Scenario, length: &Length) -> Job {
+    let search = Scenario { warmup: length.saturation_warmup, cycles: length.saturation_cycles, ..s.clone() };
+    let points: Vec<CurvePoint> = length
+        .fractions
+        .iter()
+        .map(|&fraction| CurvePoint {
+            fraction,
+            warmup: length.warmup,
+            cycles: if fraction == LOW_LOAD { length.utilisation_cycles } else { length.cycles },
+        })
+        .collect();
+    Job::curve(&search, &points)
+}
+
+/// The grid's simulations, carried out by `runner`: one job per configuration.
+pub fn simulate(length: &Length, runner: &dyn Runner) -> Vec<CurveRuns> {
+    let jobs = configurations(length).iter().map(|s| job(s, length)).collect();
+    runner.run(jobs).into_iter().map(Outcome::into_curve).collect()
+}
+
+/// Compares one configuration's model with its simulations.
+pub fn compare(s: &Scenario, length: &Length, simulated: &CurveRuns) -> Comparison {
     let model = channel_queue::Model::new(s).expect("the channel-queue model covers the grid");
     let model_saturation = model.saturation_rate();
-    let search_scenario = Scenario { warmup: length.saturation_warmup, cycles: length.saturation_cycles, ..s.clone() };
-    let search = experiment::saturation(&search_scenario);
-    let simulated_saturation = search.saturation_rate;
+    let simulated_saturation = simulated.search.saturation_rate;
     let paper = models::paper_model(s).ok();
     let paper_saturation = paper.as_ref().map(|m| (m.name(), m.saturation_rate(s)));
     let rates: Vec<f64> = length.fractions.iter().map(|f| f * simulated_saturation).collect();
     let latencies = model.curve(&rates);
-    let runs: Vec<(f64, u64)> =
-        length.fractions.iter().map(|&f| (f, if f == LOW_LOAD { length.utilisation_cycles } else { length.cycles })).collect();
-    let reports = experiment::parallel_map(&runs, |&(f, cycles)| {
-        let run = Scenario { warmup: length.warmup, cycles, ..at_rate(s, f * simulated_saturation) };
-        Simulation::new(&run).expect("a valid grid scenario").run()
-    });
     let mut utilisation = None;
-    let points = runs
+    let points = length
+        .fractions
         .iter()
-        .zip(&reports)
+        .zip(&simulated.runs)
         .zip(&latencies)
-        .map(|((&(fraction, _), r), &latency)| {
+        .map(|((&fraction, r), &latency)| {
             let rate = fraction * simulated_saturation;
             if fraction == LOW_LOAD {
                 let predicted = match model.solve(rate) {
@@ -264,21 +277,14 @@ pub fn validate(s: &Scenario, length: &Length) -> Comparison {
         points,
         utilisation,
         curve,
-        simulations: search.runs + runs.len(),
+        simulations: simulated.search.runs + simulated.runs.len(),
     }
 }
 
-/// Every configuration of the grid, in parallel, calling `progress` with each one finished.
-pub fn run(length: &Length, progress: &(dyn Fn(usize, usize, &Comparison) + Sync)) -> (Vec<Comparison>, f64) {
-    let start = Instant::now();
-    let scenarios = configurations(length);
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let results = experiment::parallel_map(&scenarios, |s| {
-        let r = validate(s, length);
-        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, scenarios.len(), &r);
-        r
-    });
-    (results, start.elapsed().as_secs_f64())
+/// Every configuration compared with its simulations (from [`simulate`]), in parallel.
+pub fn compare_all(length: &Length, simulated: &[CurveRuns]) -> Vec<Comparison> {
+    let pairs: Vec<(Scenario, &CurveRuns)> = configurations(length).into_iter().zip(simulated).collect();
+    experiment::parallel_map(&pairs, |(s, runs)| compare(s, length, runs))
 }
 
 /// Path of a configuration's plot, relative to the validation folder.
