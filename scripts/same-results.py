@@ -38,6 +38,10 @@ SCENARIOS = [
     "k=8&routing=romm&traffic=neighbor&len=3&rate=0.1&warmup=500&cycles=3000",
     "k=8&routing=rlb&traffic=diagonal&len=2&rate=0.05&warmup=500&cycles=3000",
     "k=8&routing=chaos&traffic=permutation&len=4&rate=0.03&buf=4&warmup=500&cycles=3000",
+    # Router, link and credit delays, below and past saturation, buffers above and below the
+    # credit round trip.
+    "k=8&routing=minad&traffic=uniform&len=8&rate=0.03&buf=8&rdelay=2&ldelay=1&cdelay=1&warmup=500&cycles=3000",
+    "k=8&routing=dor&traffic=tornado&len=4&rate=0.2&buf=3&rdelay=1&ldelay=2&warmup=500&cycles=3000",
     "k=8&routing=dor&traffic=worstcase&len=4&rate=0.02&warmup=500&cycles=3000",
     # Past saturation: full source queues, the drain under load, chaos deflections.
     "k=8&routing=dor&traffic=uniform&len=1&rate=0.9&vcs=2&buf=8&warmup=500&cycles=2000",

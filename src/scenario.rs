@@ -326,6 +326,8 @@ pub mod limits {
     pub const VCS: (u32, u32) = (1, 16);
     pub const BUF: (u32, u32) = (1, 256);
     pub const SCOUT: (u32, u32) = (0, 64);
+    /// Router, link and credit delays (`rdelay`, `ldelay`, `cdelay`), extra cycles each.
+    pub const DELAY: (u32, u32) = (0, 32);
     /// Chaos's shared multiqueue, packets per node (0 for every other algorithm). At most 64:
     /// the slots are extra inputs of the simulator's 128-bit masks of a router's inputs (2n
     /// input buffers and injection, at most 7 for chaos, plus the slots), and the free slots
@@ -398,6 +400,16 @@ pub struct Scenario {
     pub router: RouterOrganisation,
     /// How message lengths vary about their mean `len` (fixed unless a link says otherwise).
     pub lengths: Lengths,
+    /// Router delay (`rdelay`): extra cycles a header spends in each router it enters over a
+    /// network channel before it can be routed (its pipeline: routing, VC and switch
+    /// allocation). 0: routed in the cycle it arrives, as every link before this key.
+    pub router_delay: u32,
+    /// Link delay (`ldelay`): extra cycles every flit and every credit spends on a channel (a
+    /// channel latency of 1 + ldelay cycles).
+    pub link_delay: u32,
+    /// Credit delay (`cdelay`): extra cycles before a credit sent back upstream can be used
+    /// (its processing), on top of the link's.
+    pub credit_delay: u32,
 }
 
 /// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
@@ -430,6 +442,9 @@ impl Default for Scenario {
             ci: 0.02,
             router: RouterOrganisation::default(),
             lengths: Lengths::Fixed,
+            router_delay: 0,
+            link_delay: 0,
+            credit_delay: 0,
         }
     }
 }
@@ -464,7 +479,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci", "router", "lengths",
+    "ci", "router", "lengths", "rdelay", "ldelay", "cdelay",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -637,6 +652,9 @@ impl Scenario {
                 "ci" => s.ci = parse_real(key, v, limits::CI.0, limits::CI.1, true)?,
                 "router" => s.router = RouterOrganisation::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
                 "lengths" => s.lengths = Lengths::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
+                "rdelay" => s.router_delay = parse_int(key, v, limits::DELAY)?,
+                "ldelay" => s.link_delay = parse_int(key, v, limits::DELAY)?,
+                "cdelay" => s.credit_delay = parse_int(key, v, limits::DELAY)?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -753,6 +771,7 @@ impl Scenario {
                 ));
             }
         }
+        self.validate_delays()?;
         let min = self.min_vcs();
         if self.vcs < min && !self.allow_unsafe {
             let why = match self.routing {
@@ -834,6 +853,63 @@ impl Scenario {
             _ => {}
         }
         self.validate_faults(nodes)
+    }
+
+    /// The delays are simulated on the input-queued wormhole router with fixed-length messages
+    /// and no faults.
+    fn validate_delays(&self) -> Result<(), ScenarioError> {
+        if !self.has_delays() {
+            return Ok(());
+        }
+        let needs = |what: String| Err(ScenarioError::new(self.delay_key(), format!("router, link and credit delays (rdelay, ldelay, cdelay) need {what}")));
+        if self.routing == RoutingKind::Chaos {
+            return needs("a virtual-channel router: routing=chaos has a router of its own".into());
+        }
+        if self.switching != Switching::Wormhole {
+            return needs("switching=wormhole".into());
+        }
+        if !self.router.is_iq() {
+            return needs(format!("router=iq, got router={}", self.router));
+        }
+        if !self.lengths.is_fixed() {
+            return needs(format!("lengths=fixed, got lengths={}", self.lengths));
+        }
+        if self.has_faults() || self.misroute > 0 {
+            return needs("a network without faults (flinks, fnodes, frandom)".into());
+        }
+        Ok(())
+    }
+
+    /// The first delay key set, to name in an error.
+    fn delay_key(&self) -> &'static str {
+        if self.router_delay > 0 {
+            "rdelay"
+        } else if self.link_delay > 0 {
+            "ldelay"
+        } else {
+            "cdelay"
+        }
+    }
+
+    /// Whether any router, link or credit delay is set.
+    pub fn has_delays(&self) -> bool {
+        self.router_delay + self.link_delay + self.credit_delay > 0
+    }
+
+    /// Cycles a header spends per hop on an idle network: crossing the channel (1 + `ldelay`)
+    /// and waiting out the router delay at the far end (`rdelay`). Zero-load latency is
+    /// M + H · this, when the buffers cover the credit round trip ([`Self::credit_round_trip`]).
+    pub fn hop_cycles(&self) -> u32 {
+        1 + self.link_delay + self.router_delay
+    }
+
+    /// Cycles from a flit leaving a buffer slot until the flit sent into that slot on the
+    /// returned credit can leave it in turn: the credit's way back (1 + `ldelay` + `cdelay`)
+    /// and the flit's way forward (1 + `ldelay`). A VC streams a flit a cycle only when its
+    /// buffer holds at least this many flits; a smaller one works at lower throughput
+    /// (buf flits per round trip).
+    pub fn credit_round_trip(&self) -> u32 {
+        2 + 2 * self.link_delay + self.credit_delay
     }
 
     /// The fault keys: nodes and dimensions that exist, nothing listed twice, two nodes left,
@@ -924,7 +1000,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rdelay={}&ldelay={}&cdelay={}",
             self.k,
             self.n,
             self.routing,
@@ -948,7 +1024,10 @@ impl Scenario {
             self.misroute,
             self.ci,
             self.router,
-            self.lengths
+            self.lengths,
+            self.router_delay,
+            self.link_delay,
+            self.credit_delay
         )
     }
 
@@ -966,6 +1045,16 @@ impl Scenario {
     /// a reader is likely to think. One line each.
     pub fn warnings(&self) -> Vec<String> {
         let mut warnings = Vec::new();
+        if self.has_delays() && self.buf < self.credit_round_trip() {
+            warnings.push(format!(
+                "buf={} is shorter than the credit round trip of {} cycles (2 + 2·ldelay + cdelay): each VC carries at most \
+                 {}/{} flits per cycle, and even an idle network's latency is above M + H·(1 + ldelay + rdelay)",
+                self.buf,
+                self.credit_round_trip(),
+                self.buf,
+                self.credit_round_trip()
+            ));
+        }
         if self.warmup == 0 {
             warnings.push(
                 "warmup=0: the window starts on an empty network, so the first messages see no contention and the \

@@ -173,6 +173,7 @@ impl Generator {
             },
             "router" => self.router(),
             "lengths" => self.lengths(),
+            "rdelay" | "ldelay" | "cdelay" => self.integer(limits::DELAY.0 as u64, limits::DELAY.1 as u64),
             _ => self.junk(),
         }
     }

@@ -18,15 +18,17 @@ fn sustained_cycles() -> u64 {
 /// adaptive ones accept up to 0.6: tests/soak.rs loads each to at least twice), then lets the
 /// labelled messages drain.
 fn overload(routing: &str, traffic: &str, cycles: u64) {
-    let s = Scenario::parse(&format!(
-        "k=8&routing={routing}&traffic={traffic}&len=4&rate=0.25&buf=4&warmup=0&cycles={cycles}&seed=11"
-    ))
-    .unwrap();
+    overload_with(&format!("routing={routing}&traffic={traffic}&buf=4"), cycles);
+}
+
+/// [`overload`] of a scenario given by its keys (and `buf`).
+fn overload_with(keys: &str, cycles: u64) {
+    let s = Scenario::parse(&format!("k=8&len=4&rate=0.25&warmup=0&cycles={cycles}&seed=11&{keys}")).unwrap();
     let r = Simulation::new(&s).unwrap().run();
-    assert!(!r.deadlock, "{routing}/{traffic} deadlocked: {:?}", r.deadlock_vcs);
-    assert!(r.saturated, "{routing}/{traffic} at twice saturation must report saturation");
+    assert!(!r.deadlock, "{keys} deadlocked: {:?}", r.deadlock_vcs);
+    assert!(r.saturated, "{keys} at twice saturation must report saturation");
     assert!(r.messages_labelled > 0);
-    assert_eq!(r.messages_measured, r.messages_labelled, "{routing}/{traffic}: labelled messages lost");
+    assert_eq!(r.messages_measured, r.messages_labelled, "{keys}: labelled messages lost");
 }
 
 #[test]
@@ -59,6 +61,17 @@ fn every_algorithm_survives_adversarial_overload() {
     for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive", "chaos"] {
         for traffic in ["tornado", "bitcomp", "transpose", "hotspot"] {
             overload(routing, traffic, 20_000);
+        }
+    }
+}
+
+/// Router, link and credit delays slow the credits and the headers but take no deadlock
+/// freedom away, with buffers longer and shorter than the credit round trip.
+#[test]
+fn every_algorithm_survives_overload_with_delays() {
+    for routing in ["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive"] {
+        for (traffic, delays) in [("uniform", "rdelay=2&ldelay=1&cdelay=1&buf=4"), ("tornado", "rdelay=1&ldelay=3&cdelay=2&buf=12")] {
+            overload_with(&format!("routing={routing}&traffic={traffic}&{delays}"), 5_000);
         }
     }
 }

@@ -163,3 +163,60 @@ fn a_warm_up_message_counts_in_the_warm_up_mean_only() {
     assert!(live.measuring);
     assert_eq!((live.warmup_messages, live.messages_measured), (1, 0));
 }
+
+/// Router, link and credit delays: each hop costs the header 1 + ldelay + rdelay cycles, so a
+/// lone message takes M + H·(1 + ldelay + rdelay) when every buffer covers the credit round
+/// trip of 2 + 2·ldelay + cdelay cycles.
+#[test]
+fn delays_lengthen_each_hop_by_the_link_and_router_delays() {
+    // (rdelay, ldelay, cdelay, buf): buf at or above the round trip.
+    let delays = [(1, 0, 0, 2), (0, 1, 0, 4), (0, 0, 3, 5), (3, 2, 1, 7), (2, 1, 4, 12)];
+    // (k, n, src, dest, H): a ring, an 8×8 with a wrap-around path, a 4-ary 3-cube.
+    let pairs: &[(u32, u32, &[u32], &[u32], u32)] =
+        &[(8, 1, &[1], &[5], 4), (8, 2, &[6, 7], &[1, 2], 6), (4, 3, &[0, 0, 0], &[3, 2, 1], 4), (8, 2, &[3, 3], &[3, 3], 0)];
+    for routing in ["dor", "duato", "minad", "adaptive", "nbc"] {
+        for (rdelay, ldelay, cdelay, buf) in delays {
+            for len in [1, 16] {
+                for &(k, n, src, dest, h) in pairs {
+                    let scenario = format!("k={k}&n={n}&routing={routing}&len={len}&buf={buf}&rdelay={rdelay}&ldelay={ldelay}&cdelay={cdelay}");
+                    let (latency, hops) = lone_message(&scenario, src, dest);
+                    assert_eq!(hops, h as f64, "{scenario}");
+                    // e.g. rdelay=3, ldelay=2, 16 flits over 6 hops: 16 + 6·6 = 52 cycles.
+                    assert_eq!(latency, (len + h * (1 + ldelay + rdelay)) as f64, "{scenario}: {src:?}→{dest:?}");
+                }
+            }
+        }
+    }
+    // Hand-computed: 16 flits over 6 hops with rdelay=3, ldelay=2: 16 + 6·(1 + 2 + 3) = 52.
+    assert_eq!(lone_message("k=8&len=16&buf=8&rdelay=3&ldelay=2&cdelay=1", &[6, 7], &[1, 2]).0, 52.0);
+}
+
+#[test]
+fn delays_lengthen_each_hop_of_the_randomised_algorithms_path() {
+    for routing in RANDOMISED {
+        for seed in 1..=4 {
+            let scenario = format!("k=8&routing={routing}&len=8&buf=6&rdelay=2&ldelay=1&cdelay=1&seed={seed}");
+            let s = Scenario::parse(&scenario).unwrap();
+            let t = Torus::new(s.k, s.n);
+            let (src, dest) = (t.node_at(&[2, 5]), t.node_at(&[6, 1]));
+            let plan = routing::build(&s).plan(&t, src, dest, &mut Rng::new(seed, Stream::Routing));
+            let h = planned_hops(&t, src, &plan);
+            let (latency, hops) = lone_message(&scenario, &[2, 5], &[6, 1]);
+            assert_eq!((latency, hops), ((8 + 4 * h) as f64, h as f64), "{scenario}");
+        }
+    }
+}
+
+/// A buffer shorter than the credit round trip still delivers, one buffer-full per round trip:
+/// 16 flits over one hop with ldelay=2 (round trip 6) and buf=3 send flits 0–2 at cycles 0–2,
+/// then wait for the first credit, usable 1 + 2 cycles after flit 0 leaves the far buffer at
+/// cycle 3 (its arrival), so the stream runs at 3 flits per 6 cycles.
+#[test]
+fn a_buffer_shorter_than_the_round_trip_halves_the_stream() {
+    let (fast, _) = lone_message("k=8&len=16&buf=6&ldelay=2", &[0, 0], &[1, 0]);
+    assert_eq!(fast, 16.0 + 3.0);
+    let (slow, _) = lone_message("k=8&len=16&buf=3&ldelay=2", &[0, 0], &[1, 0]);
+    // 16 flits at 3 per 6 cycles: the last batch (flit 15) leaves the source 5 round trips
+    // after the first, at cycle 30, and arrives 3 cycles later: latency 30 + 3 + 1 = 34.
+    assert_eq!(slow, 34.0);
+}

@@ -86,8 +86,77 @@ pub fn bisect_edge(mut lo: f64, mut hi: f64, relative_width: f64, finite: impl F
     lo
 }
 
+/// A paper's model on a network with router and link delays: each paper's hop takes one cycle,
+/// so the delays enter its zero-load term only, as the uniform pattern's mean distance to the
+/// other N − 1 nodes times `ldelay` + `rdelay`. Its waiting times are the one-cycle hop's.
+struct Delayed {
+    model: Box<dyn LatencyModel>,
+}
+
+impl LatencyModel for Delayed {
+    fn name(&self) -> &'static str {
+        self.model.name()
+    }
+    fn describe(&self) -> &'static str {
+        self.model.describe()
+    }
+    fn evaluate(&self, s: &Scenario, rate: f64) -> Evaluation {
+        let mut e = self.model.evaluate(s, rate);
+        let term = uniform_mean_distance(s) * (s.link_delay + s.router_delay) as f64;
+        e.latency = e.latency.map(|latency| latency + term);
+        e.quantities.insert("hop_delay_term".into(), term);
+        e
+    }
+    fn saturation_rate(&self, s: &Scenario) -> f64 {
+        self.model.saturation_rate(s)
+    }
+}
+
+/// D̄, the mean minimal distance from a node to the other N − 1 nodes of the k-ary n-cube.
+pub fn uniform_mean_distance(s: &Scenario) -> f64 {
+    let k = s.k as f64;
+    // Per dimension: the mean ring distance over all k offsets, ⌊k/2⌋⌈k/2⌉/k.
+    let per_dimension = (s.k / 2) as f64 * s.k.div_ceil(2) as f64 / k;
+    let nodes = s.nodes() as f64;
+    s.n as f64 * per_dimension * nodes / (nodes - 1.0)
+}
+
+/// How every model treats `rdelay`, `ldelay` and `cdelay`.
+pub fn delays_note(s: &Scenario) -> String {
+    if !s.has_delays() {
+        return "one cycle per hop, as the models assume".into();
+    }
+    let mut note = format!(
+        "{} cycles per hop (rdelay={}, ldelay={}): the latency models add mean hops × {} to their zero-load term only; \
+         their waiting times assume one-cycle hops (channels held longer by the delays wait more than they count)",
+        s.hop_cycles(),
+        s.router_delay,
+        s.link_delay,
+        s.link_delay + s.router_delay
+    );
+    if s.buf < s.credit_round_trip() {
+        note.push_str(&format!(
+            "; buf={} is shorter than the credit round trip of {} cycles, which lowers throughput and lengthens \
+             latency in ways no model counts",
+            s.buf,
+            s.credit_round_trip()
+        ));
+    }
+    note.push_str("; the channel-load bound does not depend on delays");
+    note
+}
+
 /// The paper's model that describes a scenario, or why none does.
 pub fn paper_model(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
+    let model = undelayed_paper_model(s)?;
+    if s.has_delays() {
+        Ok(Box::new(Delayed { model }))
+    } else {
+        Ok(model)
+    }
+}
+
+fn undelayed_paper_model(s: &Scenario) -> Result<Box<dyn LatencyModel>, String> {
     use crate::scenario::{RoutingKind, Switching};
     fn boxed<M: LatencyModel + 'static>(m: M) -> Box<dyn LatencyModel> {
         Box::new(m)
@@ -148,6 +217,8 @@ pub struct ModelReport {
     pub channel_utilisation_predicted: Vec<f64>,
     /// How the models read the scenario's message lengths ([`message_lengths_note`]).
     pub message_lengths: String,
+    /// How the models read the router, link and credit delays ([`delays_note`]).
+    pub delays: String,
 }
 
 /// How every model treats `lengths=`: the papers' latency models assume messages of a fixed
@@ -198,6 +269,7 @@ pub fn report(s: &Scenario) -> ModelReport {
         channel_queue: own,
         channel_utilisation_predicted: utilisation,
         message_lengths: message_lengths_note(s),
+        delays: delays_note(s),
     }
 }
 
@@ -233,4 +305,35 @@ pub fn curves(s: &Scenario, rates: &[f64]) -> Curves {
         Err(_) => channel_queue_curve.clone(),
     };
     Curves { curve, channel_queue_curve }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_uniform_mean_distance_counts_the_other_nodes() {
+        // 8×8: 256 hops to the 63 others; a 5-ring: 1 + 1 + 2 + 2 = 6 hops to 4 others.
+        let on = |k, n| uniform_mean_distance(&Scenario { k, n, ..Scenario::default() });
+        assert!((on(8, 2) - 256.0 / 63.0).abs() < 1e-12);
+        assert!((on(5, 1) - 1.5).abs() < 1e-12);
+    }
+
+    /// The delays add D̄ · (ldelay + rdelay) to every model's zero-load latency, which the
+    /// simulator measures exactly (tests/zero_load.rs).
+    #[test]
+    fn delays_add_mean_hops_times_the_extra_hop_cycles_at_zero_load() {
+        for scenario in ["k=8&routing=adaptive&vcs=4", "k=8&routing=nbc", "k=8&routing=duato&vcs=3", "k=8&routing=dor"] {
+            let plain = Scenario::parse(scenario).unwrap();
+            let delayed = Scenario::parse(&format!("{scenario}&rdelay=3&ldelay=2&cdelay=1&buf=8")).unwrap();
+            let extra = 5.0 * 256.0 / 63.0;
+            let at_zero = |s: &Scenario| applicable(s).unwrap().evaluate(s, 1e-9).latency.unwrap();
+            assert!((at_zero(&delayed) - at_zero(&plain) - extra).abs() < 1e-6, "{scenario}: {} vs {}", at_zero(&delayed), at_zero(&plain));
+            let cq = |s: &Scenario| channel_queue::ChannelQueue.evaluate(s, 1e-9).latency.unwrap();
+            assert!((cq(&delayed) - cq(&plain) - extra).abs() < 1e-6, "{scenario}: channel-queue");
+            assert!((cq(&delayed) - 16.0 - 6.0 * 256.0 / 63.0).abs() < 1e-3, "{scenario}: channel-queue {}", cq(&delayed));
+            assert!(delays_note(&delayed).contains("zero-load term only"));
+            assert!(delays_note(&Scenario::parse(&format!("{scenario}&ldelay=2")).unwrap()).contains("shorter than the credit round trip"));
+        }
+    }
 }

@@ -33,6 +33,7 @@ mod chaos;
 mod deadlock;
 mod faults;
 mod parking;
+mod pipeline;
 pub mod run_length;
 mod router;
 mod saved;
@@ -59,6 +60,7 @@ use run_length::{RunLength, Stop};
 use router::{QueuedFlit, Request};
 pub use table::Table;
 use std::collections::VecDeque;
+use pipeline::Pipeline;
 
 const NONE: u32 = u32::MAX;
 /// `out[vc]` of a VC whose message leaves through the ejection channel.
@@ -426,6 +428,10 @@ pub struct Simulation {
     out_head: Table<u16>,
     out_len: Table<u16>,
     queued_channels: Table<u64>,
+    /// Router, link and credit delays ([`pipeline`]), and whether the scenario has any (then
+    /// the input-queued router runs its delayed variant).
+    pipeline: Pipeline,
+    delayed: bool,
 
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
@@ -654,6 +660,8 @@ impl Simulation {
             out_head: vec![0; if speedup2 { channels as usize } else { 0 }].into(),
             out_len: vec![0; if speedup2 { channels as usize } else { 0 }].into(),
             queued_channels: vec![0; if speedup2 { channels.div_ceil(64) as usize } else { 0 }].into(),
+            pipeline: Pipeline::new(s, net_vcs, nodes as usize * input_ports),
+            delayed: s.has_delays(),
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
             calendar,
             due: Vec::with_capacity(nodes as usize),
@@ -796,21 +804,23 @@ impl Simulation {
         // switches on (chaos's shared queue, scouting), so that the plain wormhole router
         // carries no branch for either.
         match self.routing {
-            Algorithm::Chaos(r) => self.step_with::<_, true, false>(&r),
-            routing if self.probing => with_algorithm!(routing, r => self.step_with::<_, false, true>(&r)),
+            Algorithm::Chaos(r) => self.step_with::<_, true, false, false>(&r),
+            routing if self.probing => with_algorithm!(routing, r => self.step_with::<_, false, true, false>(&r)),
             routing if self.organised => with_algorithm!(routing, r => self.step_organised(&r)),
-            routing => with_algorithm!(routing, r => self.step_with::<_, false, false>(&r)),
+            routing if self.delayed => with_algorithm!(routing, r => self.step_with::<_, false, false, true>(&r)),
+            routing => with_algorithm!(routing, r => self.step_with::<_, false, false, false>(&r)),
         }
     }
 
     /// One cycle under routing algorithm `r` (the scenario's, unwrapped), with chaos's shared
-    /// queue and virtual cut-through (`CHAOS`) or scouting switching (`SCOUT`).
+    /// queue and virtual cut-through (`CHAOS`), scouting switching (`SCOUT`), or router, link
+    /// and credit delays (`DELAY`, [`pipeline`]).
     // This and the two phases below are kept out of line so that each is a function of its own
     // in WebAssembly too: V8 compiles a function beyond a size limit with a weaker register
     // allocator, and the whole cycle inlined into one function was 27% slower in Node (see the
     // Makefile's WASM_OPT_INLINING).
     #[inline(never)]
-    fn step_with<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
+    fn step_with<R: Routing, const CHAOS: bool, const SCOUT: bool, const DELAY: bool>(&mut self, r: &R) {
         if self.cycle == self.next_event {
             self.event();
         }
@@ -820,13 +830,16 @@ impl Simulation {
         if SCOUT {
             self.deliver_acks();
         }
+        if DELAY {
+            self.return_credits();
+        }
         self.move_count = 0;
-        self.allocate_routers::<R, CHAOS, SCOUT>(r);
+        self.allocate_routers::<R, CHAOS, SCOUT, DELAY>(r);
         self.count_busy_vcs();
         if !CHAOS && !SCOUT && self.parks {
-            self.apply_moves::<R, false, false, true>(r);
+            self.apply_moves::<R, false, false, true, DELAY>(r);
         } else {
-            self.apply_moves::<R, CHAOS, SCOUT, false>(r);
+            self.apply_moves::<R, CHAOS, SCOUT, false, DELAY>(r);
         }
         if self.flits_in_network > 0 && self.cycle - self.last_move >= DEADLOCK_CYCLES {
             self.stopped();
@@ -853,7 +866,7 @@ impl Simulation {
 
     /// Allocation at every router with an active input VC.
     #[inline(never)] // see step_with
-    fn allocate_routers<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R) {
+    fn allocate_routers<R: Routing, const CHAOS: bool, const SCOUT: bool, const DELAY: bool>(&mut self, r: &R) {
         let mut candidates = Candidates::default();
         for w in 0..self.active_routers.len() {
             // Routers that become active during the sweep (a backtracked header) have nothing
@@ -867,7 +880,7 @@ impl Simulation {
                     self.active_routers[w] &= !(1 << bit);
                     continue;
                 }
-                self.allocate::<R, CHAOS, SCOUT>(r, u, &mut candidates);
+                self.allocate::<R, CHAOS, SCOUT, DELAY>(r, u, &mut candidates);
             }
         }
     }
@@ -1117,8 +1130,8 @@ impl Simulation {
     /// classes order VC allocation only), and a scouting backtrack can change a message that
     /// is also at another input of the router, so those two take two passes.
     #[inline(always)]
-    fn allocate<R: Routing, const CHAOS: bool, const SCOUT: bool>(&mut self, r: &R, u: Node, candidates: &mut Candidates) {
-        let n = self.collect_contenders::<CHAOS, SCOUT>(u);
+    fn allocate<R: Routing, const CHAOS: bool, const SCOUT: bool, const DELAY: bool>(&mut self, r: &R, u: Node, candidates: &mut Candidates) {
+        let n = self.collect_contenders::<CHAOS, SCOUT, DELAY>(u);
         let mut deflection_tried = false;
         let mut ports_used = PortsUsed::default();
         if !CHAOS && !SCOUT {
@@ -1127,7 +1140,7 @@ impl Simulation {
                 if c.out == NONE {
                     c.out = self.allocate_vc::<R, CHAOS, SCOUT>(r, u, c, candidates, &mut deflection_tried);
                 }
-                self.request_switch::<CHAOS, SCOUT>(c, &mut ports_used);
+                self.request_switch::<CHAOS, SCOUT, DELAY>(c, &mut ports_used);
             }
             return;
         }
@@ -1146,17 +1159,18 @@ impl Simulation {
             contenders.sort_unstable_by_key(|c| (c.age, c.vc));
         }
         for w in 0..n {
-            self.request_switch::<CHAOS, SCOUT>(self.contenders[w], &mut ports_used);
+            self.request_switch::<CHAOS, SCOUT, DELAY>(self.contenders[w], &mut ports_used);
         }
     }
 
     /// Fills `contenders` with the input VCs of router `u` whose front flit could move this
     /// cycle, oldest first; returns how many.
     #[inline(always)]
-    fn collect_contenders<const CHAOS: bool, const SCOUT: bool>(&mut self, u: Node) -> usize {
+    fn collect_contenders<const CHAOS: bool, const SCOUT: bool, const DELAY: bool>(&mut self, u: Node) -> usize {
         let (cycle, buf, net_vcs, mq_base, sentinel) = (self.cycle, self.buf, self.net_vcs, self.mq_base, self.all_vcs);
         let base = (u * self.locals) as usize;
         let (input_vcs, state, fifo, contenders) = (&self.input_vcs, &self.vc, &self.fifo, &mut self.contenders);
+        let pipeline = &self.pipeline;
         let mut n = 0;
         let first_word = (u << self.active_shift) as usize;
         for word in 0..1usize << self.active_shift {
@@ -1173,13 +1187,20 @@ impl Simulation {
                 // traffic, so it is not branched on.)
                 let no_credit = if CHAOS {
                     out != NONE && is_credited::<CHAOS>(out, net_vcs) && state[out as usize].flits == buf
+                } else if DELAY {
+                    out < net_vcs && pipeline.no_credit(state, out, buf)
                 } else {
                     state[out.min(sentinel) as usize].flits == buf
                 };
                 if no_credit {
                     continue;
                 }
-                let slot = if CHAOS && vc >= mq_base { v.owner } else { fifo[(vc * buf as u32 + v.head as u32) as usize] };
+                let index = (vc * buf as u32 + v.head as u32) as usize;
+                // A flit still on the wire, or a header in its router's pipeline, waits.
+                if DELAY && vc < net_vcs && !pipeline.flit_ready(index, cycle) {
+                    continue;
+                }
+                let slot = if CHAOS && vc >= mq_base { v.owner } else { fifo[index] };
                 let m = &self.messages[slot as usize];
                 // A header that backtracked into this router this cycle moves again next cycle;
                 // without scouting every header is ready by the time its router is swept.
@@ -1368,7 +1389,7 @@ impl Simulation {
     /// random as the traffic, so a branch per contender would be mispredicted about as often
     /// as not. Outputs that are not VCs (none, ejection) read the sentinel entry.
     #[inline(always)]
-    fn request_switch<const CHAOS: bool, const SCOUT: bool>(&mut self, c: Contender, used: &mut PortsUsed) {
+    fn request_switch<const CHAOS: bool, const SCOUT: bool, const DELAY: bool>(&mut self, c: Contender, used: &mut PortsUsed) {
         let Contender { vc, slot, out, port: in_port, .. } = c;
         debug_assert_eq!(out, self.vc[vc as usize].out);
         let granted = if CHAOS {
@@ -1385,7 +1406,8 @@ impl Simulation {
         } else {
             let o = &self.vc[out.min(self.all_vcs) as usize];
             let request = PortsUsed::request(in_port as u32, o.port as u32);
-            let mut granted = (out != NONE) & (o.flits < self.buf) & (used.0 & request == 0);
+            let credit = if DELAY { out >= self.net_vcs || !self.pipeline.no_credit(&self.vc, out, self.buf) } else { o.flits < self.buf };
+            let mut granted = (out != NONE) & credit & (used.0 & request == 0);
             if SCOUT && self.vc[vc as usize].sent == 1 {
                 granted &= self.data_may_advance(slot);
             }
@@ -1408,7 +1430,7 @@ impl Simulation {
 
     /// Applies the cycle's moves: departures, arrivals, credit returns, tail releases.
     #[inline(never)] // see step_with
-    fn apply_moves<R: Routing, const CHAOS: bool, const SCOUT: bool, const PARKING: bool>(&mut self, r: &R) {
+    fn apply_moves<R: Routing, const CHAOS: bool, const SCOUT: bool, const PARKING: bool, const DELAY: bool>(&mut self, r: &R) {
         let now = self.cycle;
         if self.move_count > 0 {
             self.last_move = now;
@@ -1419,6 +1441,9 @@ impl Simulation {
             let header = sent == 0;
             let tail = sent + 1 == self.len;
             self.depart::<CHAOS>(from, tail, now);
+            if DELAY && from < self.net_vcs {
+                self.send_credit(from);
+            }
             if header && from >= self.net_vcs && (!CHAOS || from < self.mq_base) {
                 self.messages[slot as usize].injected = now;
             }
@@ -1441,6 +1466,9 @@ impl Simulation {
                 continue;
             }
             self.cross::<PARKING>(from, to, slot, header, tail, now);
+            if DELAY {
+                self.delay_arrival(to, slot, header);
+            }
         }
     }
 
@@ -1569,7 +1597,7 @@ impl Simulation {
         for vc in 0..self.net_vcs as usize {
             let v = &self.vc[vc];
             let f = v.flits;
-            let held = f + self.reserved[vc];
+            let held = f + self.reserved[vc] + self.pipeline.owed(vc as u32);
             assert!(held <= self.buf, "cycle {}: VC {vc} holds {f} flits and {} credits in a buffer of {}", self.cycle, self.reserved[vc], self.buf);
             // Routing state belongs to the front message: set once its header has been routed,
             // kept while the rest of it passes (the VC may be empty in between).

@@ -16,6 +16,7 @@ use super::run_length::RunLength;
 use super::stats::{Delivery, Stats};
 use super::table::Table;
 use super::router::QueuedFlit;
+use super::pipeline::Pipeline;
 use super::{BroadcastState, Message, Simulation, Vc};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
@@ -24,7 +25,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 /// Bumped whenever the saved fields change.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// Declares the saved state from two lists that together name every field of [`Simulation`]
 /// once: the fields saved (with their types) and the fields rebuilt from the scenario. A field
@@ -103,6 +104,7 @@ saved_state! {
         out_head: Table<u16>,
         out_len: Table<u16>,
         queued_channels: Table<u64>,
+        pipeline: Pipeline,
     }
     rebuilt {
         scenario,
@@ -137,6 +139,7 @@ saved_state! {
         organised,
         lengths,
         injection_channels,
+        delayed,
         // Scratch, empty between cycles.
         due,
         moves,

@@ -55,6 +55,9 @@ const OVERLOADED_WAIT: f64 = 1e6;
 pub struct Prepared {
     pub routes: Routes,
     pub len: f64,
+    /// Cycles a header spends per hop beyond the one it crosses in: `ldelay` + `rdelay`
+    /// (added to the zero-load term only).
+    pub hop_delay: f64,
     /// ⌈M/B⌉: the routers after a channel whose delays its VC waits for.
     pub window: usize,
     pub nodes: usize,
@@ -139,6 +142,7 @@ impl Prepared {
             .collect();
         Ok(Prepared {
             len: s.len as f64,
+            hop_delay: (s.link_delay + s.router_delay) as f64,
             window: s.len.div_ceil(s.buf) as usize,
             nodes,
             channel_resources,
@@ -581,7 +585,7 @@ impl Round {
         let mean_hops = hops / nodes;
         Solution {
             rate,
-            latency: mean_source_wait + mean_delay + p.len + mean_hops,
+            latency: mean_source_wait + mean_delay + p.len + mean_hops * (1.0 + p.hop_delay),
             hold,
             flows,
             block: self.block.clone(),
