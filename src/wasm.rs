@@ -49,6 +49,8 @@ struct Schema {
     misroute: (u32, u32),
     warmup: (u64, u64),
     cycles: (u64, u64),
+    /// `rdelay`, `ldelay` and `cdelay`.
+    delay: (u32, u32),
 }
 
 /// The scenario keys in canonical order, the names each enumerated key accepts and the integer
@@ -72,6 +74,7 @@ pub fn scenario_schema() -> String {
         misroute: limits::MISROUTE,
         warmup: limits::WARMUP,
         cycles: limits::CYCLES,
+        delay: limits::DELAY,
     })
 }
 

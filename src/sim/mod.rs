@@ -1170,7 +1170,6 @@ impl Simulation {
         let (cycle, buf, net_vcs, mq_base, sentinel) = (self.cycle, self.buf, self.net_vcs, self.mq_base, self.all_vcs);
         let base = (u * self.locals) as usize;
         let (input_vcs, state, fifo, contenders) = (&self.input_vcs, &self.vc, &self.fifo, &mut self.contenders);
-        let pipeline = &self.pipeline;
         let mut n = 0;
         let first_word = (u << self.active_shift) as usize;
         for word in 0..1usize << self.active_shift {
@@ -1188,19 +1187,18 @@ impl Simulation {
                 let no_credit = if CHAOS {
                     out != NONE && is_credited::<CHAOS>(out, net_vcs) && state[out as usize].flits == buf
                 } else if DELAY {
-                    out < net_vcs && pipeline.no_credit(state, out, buf)
+                    out < net_vcs && self.pipeline.no_credit(state, out, buf)
                 } else {
                     state[out.min(sentinel) as usize].flits == buf
                 };
                 if no_credit {
                     continue;
                 }
-                let index = (vc * buf as u32 + v.head as u32) as usize;
                 // A flit still on the wire, or a header in its router's pipeline, waits.
-                if DELAY && vc < net_vcs && !pipeline.flit_ready(index, cycle) {
+                if DELAY && vc < net_vcs && !self.pipeline.flit_ready((vc * buf as u32 + v.head as u32) as usize, cycle) {
                     continue;
                 }
-                let slot = if CHAOS && vc >= mq_base { v.owner } else { fifo[index] };
+                let slot = if CHAOS && vc >= mq_base { v.owner } else { fifo[(vc * buf as u32 + v.head as u32) as usize] };
                 let m = &self.messages[slot as usize];
                 // A header that backtracked into this router this cycle moves again next cycle;
                 // without scouting every header is ready by the time its router is swept.

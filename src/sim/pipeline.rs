@@ -9,7 +9,7 @@
 //! the input-queued router is compiled once with and once without it ([`Simulation::step`]).
 
 use super::table::Table;
-use super::{Simulation, Vc};
+use super::{Simulation, Vc, NONE};
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -73,6 +73,18 @@ impl Pipeline {
 }
 
 impl Simulation {
+    /// Whether network VC `vc`'s front flit is a header that has crossed its channel and waits
+    /// out its router's delay (the page draws it in the router).
+    pub(super) fn header_in_router(&self, vc: u32) -> bool {
+        let v = &self.vc[vc as usize];
+        if !self.delayed || v.flits == 0 || v.sent != 0 || v.out != NONE {
+            return false;
+        }
+        let p = &self.pipeline;
+        let ready = p.ready[(vc * self.buf as u32 + v.head as u32) as usize];
+        ready > self.cycle && ready - (p.header_lag - p.flit_lag) <= self.cycle
+    }
+
     /// The credits that come back upstream at the start of this cycle become usable.
     #[inline(always)]
     pub(super) fn return_credits(&mut self) {

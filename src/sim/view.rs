@@ -13,6 +13,10 @@ pub const FRONT_BROADCAST: u32 = 1 << (2 * RUN_BITS);
 pub const BACK_BROADCAST: u32 = 1 << (2 * RUN_BITS + 1);
 pub const OWNER_BROADCAST: u32 = 1 << (2 * RUN_BITS + 2);
 
+/// In [`VcSnapshot::blocked`]: a blocked header, and a header in its router's pipeline.
+pub const BLOCKED: u8 = 1;
+pub const IN_ROUTER: u8 = 2;
+
 /// The network VCs' state as the page draws it, one flat array per field, indexed
 /// `channel · V + v`: a copy taken by [`Simulation::snapshot_vcs`], so that the page can read it
 /// straight out of wasm memory while the simulator keeps each VC's state in one record.
@@ -23,7 +27,9 @@ pub struct VcSnapshot {
     /// The message each VC is allocated to (its slot in the message table), `u32::MAX` when free
     /// or failed ([`Simulation::failed_channels`]).
     pub owner: Vec<u32>,
-    /// 1 where the VC's front flit is a header that found no free VC in the last cycle.
+    /// The VC's front flit: [`BLOCKED`] where it is a header that found no free VC in the last
+    /// cycle, [`IN_ROUTER`] where it is a header that has crossed its channel and waits out its
+    /// router's delay (`rdelay`), 0 otherwise.
     pub blocked: Vec<u8>,
 }
 
@@ -36,7 +42,13 @@ impl Simulation {
         into.owner.clear();
         into.owner.extend(vcs.iter().map(|v| if v.owner == FAILED { NONE } else { v.owner }));
         into.blocked.clear();
-        into.blocked.extend(vcs.iter().map(|v| v.blocked));
+        into.blocked.extend(vcs.iter().enumerate().map(|(vc, v)| {
+            if v.blocked == 0 && self.header_in_router(vc as u32) {
+                IN_ROUTER
+            } else {
+                v.blocked * BLOCKED
+            }
+        }));
     }
 
     /// The network VCs' state now.

@@ -76,6 +76,28 @@ test('each worm is one continuous body from its header back to its tail, every f
   assert.deepEqual(errors, []);
 });
 
+test('a header waiting out its router delay is drawn in the router', async () => {
+  const k = 8;
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=${k}&routing=dor&rate=0.02&len=4&buf=4&rdelay=6&seed=3&warmup=0`, { reducedMotion: 'reduce' });
+  let inRouter = 0;
+  for (let round = 0; round < 4; round++) {
+    await page.evaluate(() => window.torusExplorer.step(37));
+    await drawn(page);
+    const { worms, geometry } = await page.evaluate(() => window.torusExplorer.overlays());
+    for (const w of worms.filter((x) => x.inRouter)) {
+      inRouter++;
+      assert.equal(w.blocked, false, `worm ${w.id}: waiting in the router, not blocked`);
+      // The body runs on from its header's lane to the router's centre, past every lane.
+      const [from, , to] = w.body;
+      assert.ok(to - from > (w.lanes.length - 1) * geometry.laneLength + (geometry.pitch - geometry.laneLength) / 2 - 1e-6, `worm ${w.id}: body ${from}..${to}`);
+    }
+  }
+  // At six router cycles to one on the wire, most headers are in a router at any moment.
+  assert.ok(inRouter > 5, `${inRouter} headers drawn in their routers`);
+  await page.screenshot({ path: '/tmp/h25sim-in-router.png' });
+  assert.deepEqual(errors, []);
+});
+
 test('with 10 virtual channels worms stay wide enough to see', async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}#k=8&routing=nbc&vcs=10&traffic=uniform&rate=0.004&len=32&seed=2`, { reducedMotion: 'reduce' });
   await page.evaluate(() => window.torusExplorer.step(400));

@@ -32,7 +32,7 @@ test('every control changes the hash, and a reload restores every control', asyn
   // The load entered as the rate key itself (messages/node/cycle).
   await page.locator('#rate-unit').selectOption('messages');
   const before = await hash(page);
-  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths']) {
+  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rdelay', 'ldelay', 'cdelay']) {
     assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);
     assert.equal(await page.locator(`#key-${key}`).count(), 1, `a control for ${key}`);
   }
@@ -94,6 +94,33 @@ test('the router organisation and the message lengths reach the hash, and chaos 
   assert.equal(valueOf(h, 'lengths'), 'fixed');
   assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, `no error: ${h}`);
   assert.equal(await page.locator('#key-router').isVisible(), false, 'the control is hidden under chaos');
+  assert.deepEqual(errors, []);
+});
+
+test('the router, link and credit delays reach the hash, and chaos drops them', async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  for (const key of ['rdelay', 'ldelay', 'cdelay']) assert.equal(valueOf(await hash(page), key), '0');
+  for (const [key, value] of [['rdelay', '2'], ['ldelay', '1'], ['cdelay', '3']]) {
+    await page.locator(`#key-${key}`).fill(value);
+    await page.locator(`#key-${key}`).dispatchEvent('change');
+    assert.equal(valueOf(await hash(page), key), value);
+  }
+  assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true);
+  await page.reload();
+  await ready(page);
+  assert.deepEqual(await Promise.all(['rdelay', 'ldelay', 'cdelay'].map((k) => page.locator(`#key-${k}`).inputValue())), ['2', '1', '3']);
+  // Out of range: the parser's one-line error.
+  await page.locator('#key-rdelay').fill('40');
+  await page.locator('#key-rdelay').dispatchEvent('change');
+  assert.match(await errorText(page), /rdelay: must be an integer from 0 to 32/);
+  await page.locator('#key-rdelay').fill('2');
+  await page.locator('#key-rdelay').dispatchEvent('change');
+  // Chaos has a router of its own: choosing it drops the delays, without an error.
+  await page.locator('#key-routing').selectOption('chaos');
+  const h = await hash(page);
+  for (const key of ['rdelay', 'ldelay', 'cdelay']) assert.equal(valueOf(h, key), '0', h);
+  assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, `no error: ${h}`);
+  assert.equal(await page.locator('#key-rdelay').isVisible(), false, 'the control is hidden under chaos');
   assert.deepEqual(errors, []);
 });
 

@@ -32,6 +32,9 @@ const SCENARIOS = [
   'k=8&routing=val&rate=0.3&len=1&vcs=4&buf=6&router=maxmatch%2Bspeedup2%2Bwide&warmup=300&cycles=2000',
   'k=8&routing=duato&vcs=4&rate=0.01&len=12&lengths=geometric&warmup=500&cycles=4000&seed=2',
   'k=8&routing=dor&rate=0.01&lengths=uniform:4-20&warmup=500&cycles=4000',
+  // Router, link and credit delays, with buffers above and below the credit round trip.
+  'k=8&routing=minad&rate=0.03&len=8&buf=8&rdelay=2&ldelay=1&cdelay=1&warmup=500&cycles=4000&seed=5',
+  'k=8&routing=val&traffic=tornado&rate=0.2&len=4&buf=3&rdelay=1&ldelay=3&warmup=300&cycles=3000',
 ];
 
 const missing = [torus, glue].filter((p) => !existsSync(p));
@@ -50,7 +53,7 @@ test('torus run and the wasm run() report identical statistics', { skip: missing
 test('a rejected scenario gives the same one-line error natively and in wasm', { skip: missing.length > 0 && `missing ${missing.join(', ')}` }, async () => {
   const wasm = await import(glue);
   await wasm.default({ module_or_path: readFileSync(path.join(pkg, 'torus_explorer_bg.wasm')) });
-  for (const scenario of ['k=1', 'rate=NaN', 'a%0Ab=1', 'vcs=1000000', 'x'.repeat(5000), 'lengths=uniform:1-4', 'router=damq&routing=chaos']) {
+  for (const scenario of ['k=1', 'rate=NaN', 'a%0Ab=1', 'vcs=1000000', 'x'.repeat(5000), 'lengths=uniform:1-4', 'router=damq&routing=chaos', 'rdelay=33', 'ldelay=2&routing=chaos']) {
     let nativeError;
     try {
       execFileSync(torus, ['run', scenario], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -72,6 +75,7 @@ test('torus model and the wasm model() agree, the channel-queue model included',
     'k=8&routing=nbc&traffic=uniform&rate=0.005',
     'k=4&routing=val&traffic=permutation&rate=0.02&len=4',
     'routing=chaos',
+    'k=8&routing=adaptive&vcs=4&rate=0.004&rdelay=2&ldelay=1&buf=2',
   ]) {
     const native = JSON.parse(execFileSync(torus, ['model', scenario], { encoding: 'utf8' }));
     assert.deepEqual(JSON.parse(wasm.model(scenario)), native, scenario);

@@ -4,15 +4,19 @@
 // background work in a pool of workers (the models, the load sweep, the whole run, the pinned
 // scenarios), presets, presentation mode, export, and the console API window.torusExplorer.
 import { loadWasm, RunnerPool, FastMode } from './wasm-loader.js';
-import { TorusView, FREE, neighbour, strokeClassPattern, messageColour, MESSAGE_COLOURS, PORT_NAMES, HEAT_STOPS } from './render.js';
+import { TorusView, FREE, BLOCKED, IN_ROUTER, neighbour, strokeClassPattern, messageColour, MESSAGE_COLOURS, PORT_NAMES, HEAT_STOPS } from './render.js';
 import { Charts, PIN_COLOURS } from './charts.js';
 import { PRESETS, DEFAULT_SCENARIO, PAPERS, OWN_MODEL, modelCite, DEFAULT_SPEED, DEFAULT_VIEW, claimWords } from './presets.js';
 import { Sweep } from './sweep.js';
 import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
 import { el, download } from './dom.js';
 import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, percentText, flitsText } from './units.js';
-import { CONTROLS, choiceLabel, shortLabel, GLOSSARY } from './words.js';
+import { CONTROLS, choiceLabel, shortLabel, GLOSSARY, delaysApply } from './words.js';
 import { Companion, differenceWords, COMPARE_COLOUR } from './compare.js';
+
+// The delay keys, and the controls whose change can leave them without the router they need.
+const DELAY_KEYS = ['rdelay', 'ldelay', 'cdelay'];
+const DELAY_CHANGES = ['routing', 'switching', 'router', 'lengths'];
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
@@ -368,6 +372,9 @@ class App {
       ci: number(0, 1, 'any'),
       router: select('router', s.router),
       lengths: () => el('input', { type: 'text', spellcheck: 'false' }),
+      rdelay: number(s.delay[0], s.delay[1]),
+      ldelay: number(s.delay[0], s.delay[1]),
+      cdelay: number(s.delay[0], s.delay[1]),
     };
     this.inputs = {};
     this.rows = {};
@@ -443,6 +450,8 @@ class App {
       .filter((key) => !((key === 'router' || key === 'lengths')
         && (changedKey === 'routing' || changedKey === 'switching')
         && (values.routing === 'chaos' || values.switching !== 'wormhole')))
+      // So do the delays: a change that leaves them without their router drops them.
+      .filter((key) => !(DELAY_KEYS.includes(key) && DELAY_CHANGES.includes(changedKey) && !delaysApply(values)))
       .map((key) => `${key}=${encodeURIComponent(values[key])}`).join('&');
   }
 
@@ -944,6 +953,7 @@ class App {
         sourceFlits: w.from === 0 ? w.sourceFlits : 0,
         broadcast: w.broadcast,
         blocked: w.blocked,
+        inRouter: w.inRouter,
         body: [w.from, w.dataTo ?? w.to, w.to],
         lead: w.probe ? w.probe.lead : 0,
       })),
@@ -1126,7 +1136,7 @@ class App {
       }
       const at = neighbour((c / 4) | 0, c % 4, k);
       const flits = w.chain.reduce((n, l) => n + (l.last >= 0 ? l.last - l.first + 1 : 0), 0);
-      state = `${w.broadcast ? 'a broadcast copy; ' : ''}header at node ${at} (${at % k}, ${Math.floor(at / k)}), arrived ${PORT_NAMES[c % 4]} in VC ${head % vcs}, ${blocked[head] && w.header.first === 0 ? 'blocked' : 'moving'}; ` +
+      state = `${w.broadcast ? 'a broadcast copy; ' : ''}header at node ${at} (${at % k}, ${Math.floor(at / k)}), arrived ${PORT_NAMES[c % 4]} in VC ${head % vcs}, ${w.header.first !== 0 ? 'moving' : blocked[head] === BLOCKED ? 'blocked' : blocked[head] === IN_ROUTER ? "in the router's pipeline (router delay)" : 'moving'}; ` +
         `${w.chain.length} VCs held, ${flits} flits in them${w.from === 0 && w.sourceFlits ? `, ${w.sourceFlits} still at the source` : ''}` +
         `${w.probe && w.probe.lead > 0 ? `; the probe is ${w.probe.lead} channels ahead of the data` : ''}`;
     }
@@ -1163,11 +1173,12 @@ class App {
       for (let v = 0; v < this.vcs; v++) {
         const i = c * this.vcs + v;
         const o = owner[i];
-        const state = o === FREE ? (flits[i] ? 'released (a tail still here)' : 'free') : blocked[i] ? 'header blocked' : 'moving';
+        const header = blocked[i] === BLOCKED ? 'header blocked' : blocked[i] === IN_ROUTER ? 'header in the router delay' : 'moving';
+        const state = o === FREE ? (flits[i] ? 'released (a tail still here)' : 'free') : header;
         const cell = el('td', {
-          class: `vc ${o === FREE ? 'free' : blocked[i] ? 'blocked' : 'busy'}`,
+          class: `vc ${o === FREE ? 'free' : blocked[i] === BLOCKED ? 'blocked' : 'busy'}`,
           title: `VC ${v} from ${at(from)}: ${flits[i]} of ${this.buf} flits buffered; ${o === FREE ? 'no message' : `message #${o}`}; ${state}`,
-        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${this.buf}${blocked[i] ? ' ▮' : ''}`]);
+        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${this.buf}${blocked[i] === BLOCKED ? ' ▮' : blocked[i] === IN_ROUTER ? ' ◷' : ''}`]);
         if (o !== FREE) cell.style.borderLeftColor = messageColour(o);
         cells.push(cell);
       }

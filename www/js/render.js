@@ -13,6 +13,10 @@
 // 0 = +x, 1 = −x, 2 = +y, 3 = −y; a channel's buffers sit at its downstream end.
 
 export const FREE = 0xffffffff;
+// A VC's header state (Simulation::snapshot_vcs in src/sim/view.rs): blocked, or waiting out
+// its router's delay.
+export const BLOCKED = 1;
+export const IN_ROUTER = 2;
 
 // Okabe–Ito colours (colour-blind safe), black and yellow left out for contrast on white and
 // on the grey heat.
@@ -584,7 +588,9 @@ export class TorusView {
     w.stray = lanes.filter((l) => !used.has(l.vc));
     w.probe = state.probeOf ? state.probeOf.get(w.id) || null : null;
     w.header = head;
-    w.blocked = state.blocked[head.vc] === 1 && head.first === 0;
+    w.blocked = state.blocked[head.vc] === BLOCKED && head.first === 0;
+    // A header waiting out its router's delay (rdelay) is drawn in the router.
+    w.inRouter = state.blocked[head.vc] === IN_ROUTER && head.first === 0;
     // The path: from the source node's centre (while flits wait there), through each lane from
     // tail to header, lanes joined across the routers; positions unwrapped so that a worm
     // crossing a wrap-around link stays in one piece.
@@ -625,6 +631,7 @@ export class TorusView {
       : tail.last >= 0 ? tailEnds.end - (tail.last + 1) * slot : tailEnds.start;
     const headEnds = ends.get(head.vc);
     w.to = head.last >= 0 ? headEnds.end - head.first * slot : headEnds.end;
+    if (w.inRouter) w.to = place(...this.centre(downstream(head)));
     w.to = Math.max(w.to, w.from);
     return w;
   }

@@ -5,6 +5,11 @@
 // Each scenario key's control: its label, what it is, and when it applies (a control that
 // does not apply to the chosen routing or switching is hidden; its value still goes into the
 // link).
+// The delays run on the input-queued wormhole router with fixed lengths.
+export function delaysApply(v) {
+  return v.routing !== 'chaos' && v.switching === 'wormhole' && (v.router ?? 'iq') === 'iq' && (v.lengths ?? 'fixed') === 'fixed';
+}
+
 export const CONTROLS = {
   k: { label: 'radix k (k × k nodes)', help: 'nodes along each ring of the torus' },
   n: { label: 'dimensions n', help: 'the page draws two-dimensional tori; the torus command line runs n = 1 to 3' },
@@ -37,6 +42,21 @@ export const CONTROLS = {
     label: 'message lengths',
     help: 'fixed (every message M flits), geometric with mean M, or uniform:A-B (mean M = (A + B) / 2)',
     when: (v) => v.routing !== 'chaos' && v.switching === 'wormhole' && Number(v.beta) === 0,
+  },
+  rdelay: {
+    label: 'router delay (cycles)',
+    help: "extra cycles a header spends in each router before it is routed: the router's pipeline",
+    when: delaysApply,
+  },
+  ldelay: {
+    label: 'link delay (cycles)',
+    help: 'extra cycles every flit and every credit takes to cross a link',
+    when: delaysApply,
+  },
+  cdelay: {
+    label: 'credit delay (cycles)',
+    help: 'extra cycles before a credit back at the sender can be used; a buffer shorter than 2 + 2 × link delay + credit delay slows its channel',
+    when: delaysApply,
   },
 };
 
