@@ -94,7 +94,6 @@ test('a header waiting out its router delay is drawn in the router', async () =>
   }
   // At six router cycles to one on the wire, most headers are in a router at any moment.
   assert.ok(inRouter > 5, `${inRouter} headers drawn in their routers`);
-  await page.screenshot({ path: '/tmp/h25sim-in-router.png' });
   assert.deepEqual(errors, []);
 });
 
