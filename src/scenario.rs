@@ -46,6 +46,9 @@ pub enum TrafficKind {
     Permutation,
     Hotspot,
     Worstcase,
+    Bitrev,
+    Shuffle,
+    Matrix,
 }
 
 macro_rules! named_enum {
@@ -80,7 +83,8 @@ named_enum!(Switching { Wormhole => "wormhole", Scouting => "scouting" });
 named_enum!(TrafficKind {
     Uniform => "uniform", Neighbor => "neighbor", Bitcomp => "bitcomp", Transpose => "transpose",
     Tornado => "tornado", Diagonal => "diagonal", Permutation => "permutation",
-    Hotspot => "hotspot", Worstcase => "worstcase",
+    Hotspot => "hotspot", Worstcase => "worstcase", Bitrev => "bitrev", Shuffle => "shuffle",
+    Matrix => "matrix",
 });
 
 /// Router organisation (`router=`): the input-queued router every link before this key ran
@@ -328,6 +332,8 @@ pub mod limits {
     pub const SCOUT: (u32, u32) = (0, 64);
     /// Router, link and credit delays (`rdelay`, `ldelay`, `cdelay`), extra cycles each.
     pub const DELAY: (u32, u32) = (0, 32);
+    /// Hot nodes listed in `hot` at most.
+    pub const HOT_NODES: usize = 64;
     /// Chaos's shared multiqueue, packets per node (0 for every other algorithm). At most 64:
     /// the slots are extra inputs of the simulator's 128-bit masks of a router's inputs (2n
     /// input buffers and injection, at most 7 for chaos, plus the slots), and the free slots
@@ -410,6 +416,20 @@ pub struct Scenario {
     /// Credit delay (`cdelay`): extra cycles before a credit sent back upstream can be used
     /// (its processing), on top of the link's.
     pub credit_delay: u32,
+    /// `traffic=hotspot`: the hot nodes (`hot`); empty for seed 004's five around the centre.
+    pub hot_nodes: Vec<u32>,
+    /// `traffic=hotspot`: the fraction of messages sent to a hot node (`hotfrac`), or `None`
+    /// (`auto`) for seed 004's: each hot node five times as likely as any other destination.
+    pub hot_fraction: Option<f64>,
+    /// `traffic=permutation`: the seed its permutation is drawn from (`pseed`), or `None`
+    /// (`auto`) to draw it from `seed`, so that seeds replicate arrivals on one permutation.
+    pub permutation_seed: Option<u64>,
+    /// `traffic=matrix`: the CSV file of N × N weights (`matrix`), read by the command line when
+    /// the scenario is parsed; empty otherwise.
+    pub matrix: String,
+    /// The weights read from `matrix`.
+    #[serde(skip)]
+    pub traffic_matrix: Option<std::sync::Arc<crate::traffic::TrafficMatrix>>,
 }
 
 /// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
@@ -445,6 +465,11 @@ impl Default for Scenario {
             router_delay: 0,
             link_delay: 0,
             credit_delay: 0,
+            hot_nodes: Vec::new(),
+            hot_fraction: None,
+            permutation_seed: None,
+            matrix: String::new(),
+            traffic_matrix: None,
         }
     }
 }
@@ -479,7 +504,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci", "router", "lengths", "rdelay", "ldelay", "cdelay",
+    "ci", "router", "lengths", "rdelay", "ldelay", "cdelay", "hot", "hotfrac", "pseed", "matrix",
 ];
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
@@ -655,6 +680,27 @@ impl Scenario {
                 "rdelay" => s.router_delay = parse_int(key, v, limits::DELAY)?,
                 "ldelay" => s.link_delay = parse_int(key, v, limits::DELAY)?,
                 "cdelay" => s.credit_delay = parse_int(key, v, limits::DELAY)?,
+                "hot" => {
+                    let node = |e: &str| e.parse::<u32>().map_err(|_| format!("{} is not a node number", quoted(e)));
+                    s.hot_nodes = faults::parse_list(v, node).map_err(|m| ScenarioError::new(key, m))?;
+                    if s.hot_nodes.len() > limits::HOT_NODES {
+                        return Err(ScenarioError::new(key, format!("at most {} hot nodes, got {}", limits::HOT_NODES, s.hot_nodes.len())));
+                    }
+                    s.hot_nodes.sort();
+                }
+                "hotfrac" => {
+                    s.hot_fraction = match v.trim() {
+                        "auto" => None,
+                        _ => Some(parse_real(key, v, 0.0, 1.0, false).map_err(|e| ScenarioError::new(key, e.message.replace(", got", " or auto, got")))?),
+                    }
+                }
+                "matrix" => s.matrix = value.clone(),
+                "pseed" => {
+                    s.permutation_seed = match v.trim() {
+                        "auto" => None,
+                        _ => Some(parse_int(key, v, (0, u64::MAX)).map_err(|e| ScenarioError::new(key, e.message.replace(", got", " or auto, got")))?),
+                    }
+                }
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -678,6 +724,10 @@ impl Scenario {
             if !mq_given {
                 s.mq = s.default_mq();
             }
+        }
+        if s.traffic == TrafficKind::Matrix && !s.matrix.is_empty() && s.nodes() as u64 <= crate::traffic::matrix::MAX_NODES as u64 {
+            let matrix = crate::traffic::TrafficMatrix::load(&s.matrix, s.nodes() as u32).map_err(|e| ScenarioError::new("matrix", e))?;
+            s.traffic_matrix = Some(std::sync::Arc::new(matrix));
         }
         s.validate()?;
         Ok(s)
@@ -844,15 +894,71 @@ impl Scenario {
                     ),
                 ));
             }
-            TrafficKind::Hotspot if nodes < 25 => {
+            TrafficKind::Hotspot if nodes < 25 && self.hot_nodes.is_empty() => {
                 return Err(ScenarioError::new(
                     "traffic",
-                    format!("hotspot needs at least 25 nodes for five hot nodes five times as likely, got {nodes}"),
+                    format!("hotspot needs at least 25 nodes for five hot nodes five times as likely, got {nodes}; or list the hot nodes with hot="),
+                ));
+            }
+            TrafficKind::Bitrev | TrafficKind::Shuffle if !self.k.is_power_of_two() => {
+                return Err(ScenarioError::new(
+                    "traffic",
+                    format!(
+                        "{} is defined on the bits of the node number, so k must be a power of two (k^n = 2^b nodes), got k = {}",
+                        self.traffic, self.k
+                    ),
                 ));
             }
             _ => {}
         }
+        self.validate_traffic_options(nodes)?;
         self.validate_faults(nodes)
+    }
+
+    /// `hot`, `hotfrac` and `pseed`: nodes that exist, a hot-spot fraction that is a
+    /// probability, and each only with the pattern it belongs to.
+    fn validate_traffic_options(&self, nodes: u64) -> Result<(), ScenarioError> {
+        let hotspot = self.traffic == TrafficKind::Hotspot;
+        if !hotspot && (!self.hot_nodes.is_empty() || self.hot_fraction.is_some()) {
+            let key = if self.hot_nodes.is_empty() { "hotfrac" } else { "hot" };
+            return Err(ScenarioError::new(key, format!("belongs to traffic=hotspot, not traffic={}; leave it out or set it to its default", self.traffic)));
+        }
+        if self.traffic == TrafficKind::Matrix {
+            if self.matrix.is_empty() {
+                return Err(ScenarioError::new("traffic", "matrix needs matrix=FILE, a CSV file of N × N weights (row s: the weights of the destinations of node s), which the torus command line reads; the page cannot read files"));
+            }
+            if nodes > crate::traffic::matrix::MAX_NODES as u64 {
+                return Err(ScenarioError::new("matrix", format!("a traffic matrix has at most {} nodes, the torus has {nodes}", crate::traffic::matrix::MAX_NODES)));
+            }
+            if self.traffic_matrix.is_none() {
+                return Err(ScenarioError::new("matrix", "the weights were not read: parse the scenario from its string"));
+            }
+        } else if !self.matrix.is_empty() {
+            return Err(ScenarioError::new("matrix", format!("belongs to traffic=matrix, not traffic={}; leave it out", self.traffic)));
+        }
+        if self.traffic != TrafficKind::Permutation && self.permutation_seed.is_some() {
+            return Err(ScenarioError::new("pseed", format!("draws traffic=permutation's permutation, not traffic={}; use pseed=auto", self.traffic)));
+        }
+        if let Some(&u) = self.hot_nodes.iter().find(|&&u| u as u64 >= nodes) {
+            return Err(ScenarioError::new("hot", format!("node {u} is not in the {}-ary {}-cube (nodes 0 to {})", self.k, self.n, nodes - 1)));
+        }
+        if let Some(w) = self.hot_nodes.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ScenarioError::new("hot", format!("node {} is listed twice", w[0])));
+        }
+        if hotspot && !self.hot_nodes.is_empty() && self.hot_fraction.is_none() {
+            let p = crate::traffic::hot_spot_probability(nodes as u32, self.hot_nodes.len());
+            if p > 1.0 {
+                return Err(ScenarioError::new(
+                    "hot",
+                    format!(
+                        "{} hot nodes of {nodes} cannot each be five times as likely as any other destination; list at most {} or set hotfrac",
+                        self.hot_nodes.len(),
+                        nodes / 5
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The delays are simulated on the input-queued wormhole router with fixed-length messages
@@ -1000,7 +1106,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rdelay={}&ldelay={}&cdelay={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rdelay={}&ldelay={}&cdelay={}&hot={}&hotfrac={}&pseed={}&matrix={}",
             self.k,
             self.n,
             self.routing,
@@ -1027,7 +1133,11 @@ impl Scenario {
             self.lengths,
             self.router_delay,
             self.link_delay,
-            self.credit_delay
+            self.credit_delay,
+            joined(&self.hot_nodes),
+            self.hot_fraction.map_or("auto".to_string(), |f| f.to_string()),
+            self.permutation_seed.map_or("auto".to_string(), |p| p.to_string()),
+            escaped(&self.matrix)
         )
     }
 
@@ -1082,6 +1192,25 @@ fn joined<T: Ord + fmt::Display + Clone>(items: &[T]) -> String {
     let mut sorted = items.to_vec();
     sorted.sort();
     sorted.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// A value as the canonical form spells it: the characters the parser reads as separators or
+/// escapes (and spaces, which `+` stands for) %-escaped, so that it parses back unchanged.
+fn escaped(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '%' | '&' | '+' | '#' | '?' | '=' => out.push_str(&format!("%{:02X}", c as u32)),
+            c if c.is_whitespace() || c.is_control() => {
+                let mut bytes = [0; 4];
+                for b in c.encode_utf8(&mut bytes).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A run length as the canonical form spells it.

@@ -6,9 +6,11 @@
 
 pub(crate) mod lattice;
 mod matching;
+pub mod matrix;
 pub(crate) mod oblivious;
 mod worst_case;
 
+pub use matrix::TrafficMatrix;
 pub use worst_case::{worst_case, worst_case_permutation, WORST_CASE_MAX_NODES};
 
 use crate::rng::{Rng, Stream};
@@ -18,9 +20,22 @@ use crate::topology::{Node, Torus};
 /// Hot-spot traffic (seed 004 §5.6): bit-complement background on which five adjacent nodes are
 /// five times as likely to be chosen as any other destination. A message goes to a hot node
 /// (uniformly among the five) with probability `p`, else to its bit-complement destination;
-/// `p` is set so that each hot node's column of Λ sums to 5: `(1 − p) + p·N/5 = 5`.
+/// `p` is set so that each hot node's column of Λ sums to 5: `(1 − p) + p·N/5 = 5`. The
+/// scenario may list other hot nodes (`hot`, h of them: `(1 − p) + p·N/h = 5`) or set `p`
+/// itself (`hotfrac`).
 pub const HOT_SPOT_FACTOR: f64 = 5.0;
 pub const HOT_SPOTS: usize = 5;
+
+/// The probability `p` of a hot destination that makes each of `hot` hot nodes among `nodes`
+/// [`HOT_SPOT_FACTOR`] times as likely as any other destination (above 1 where none does).
+pub fn hot_spot_probability(nodes: u32, hot: usize) -> f64 {
+    let spread = nodes as f64 / hot as f64 - 1.0;
+    if spread <= 0.0 {
+        f64::INFINITY
+    } else {
+        (HOT_SPOT_FACTOR - 1.0) / spread
+    }
+}
 
 #[derive(Clone, Debug)]
 pub enum Pattern {
@@ -31,8 +46,11 @@ pub enum Pattern {
     /// A fixed destination per source: bit complement, transpose, tornado, diagonal, a seeded
     /// random permutation, or the worst case of an oblivious algorithm.
     Fixed(Vec<Node>),
-    /// Seed 004's hot spot.
-    HotSpot { background: Vec<Node>, hot: [Node; HOT_SPOTS], p_hot: f64 },
+    /// Seed 004's hot spot: `hot` drawn with probability `p_hot`, else the bit-complement
+    /// `background`.
+    HotSpot { background: Vec<Node>, hot: Vec<Node>, p_hot: f64 },
+    /// A traffic matrix read from a file.
+    Matrix(std::sync::Arc<TrafficMatrix>),
 }
 
 impl Pattern {
@@ -52,16 +70,22 @@ impl Pattern {
                 y
             })),
             TrafficKind::Diagonal => Pattern::Fixed(fixed(&|x| x.iter().map(|c| c + k / 2).collect())),
-            TrafficKind::Permutation => Pattern::Fixed(random_permutation(torus.nodes(), s.seed)),
+            TrafficKind::Permutation => Pattern::Fixed(random_permutation(torus.nodes(), s.permutation_seed.unwrap_or(s.seed))),
             TrafficKind::Hotspot => {
-                let n = torus.nodes() as f64;
+                let hot = if s.hot_nodes.is_empty() { hot_spots(torus).to_vec() } else { s.hot_nodes.clone() };
                 Pattern::HotSpot {
                     background: bit_complement(torus),
-                    hot: hot_spots(torus),
-                    p_hot: (HOT_SPOT_FACTOR - 1.0) / (n / HOT_SPOTS as f64 - 1.0),
+                    p_hot: s.hot_fraction.unwrap_or_else(|| hot_spot_probability(torus.nodes(), hot.len())),
+                    hot,
                 }
             }
             TrafficKind::Worstcase => Pattern::Fixed(worst_case_permutation(torus, s.routing)?),
+            TrafficKind::Bitrev => Pattern::Fixed(on_index_bits(s, torus, |u, b| u.reverse_bits() >> (32 - b))?),
+            TrafficKind::Shuffle => Pattern::Fixed(on_index_bits(s, torus, |u, b| (u << 1 | u >> (b - 1)) & ((1 << b) - 1))?),
+            TrafficKind::Matrix => match &s.traffic_matrix {
+                Some(m) => Pattern::Matrix(m.clone()),
+                None => return Err(ScenarioError::new("matrix", "traffic=matrix needs the weights of matrix=FILE, read when the scenario is parsed")),
+            },
         })
     }
 
@@ -80,11 +104,12 @@ impl Pattern {
             Pattern::Fixed(dest) => dest[src as usize],
             Pattern::HotSpot { background, hot, p_hot } => {
                 if rng.chance(*p_hot) {
-                    hot[rng.below(HOT_SPOTS as u32) as usize]
+                    hot[rng.below(hot.len() as u32) as usize]
                 } else {
                     background[src as usize]
                 }
             }
+            Pattern::Matrix(m) => m.destination(src, rng),
         }
     }
 
@@ -122,9 +147,10 @@ impl Pattern {
             Pattern::Fixed(dest) => vec![(dest[src as usize], 1.0)],
             Pattern::HotSpot { background, hot, p_hot } => {
                 let mut row = vec![(background[src as usize], 1.0 - p_hot)];
-                row.extend(hot.iter().map(|&h| (h, p_hot / HOT_SPOTS as f64)));
+                row.extend(hot.iter().map(|&h| (h, p_hot / hot.len() as f64)));
                 row
             }
+            Pattern::Matrix(m) => m.row(src),
         }
     }
 }
@@ -133,6 +159,20 @@ fn bit_complement(torus: &Torus) -> Vec<Node> {
     (0..torus.nodes())
         .map(|u| torus.node_at(&torus.coordinates(u).iter().map(|x| torus.k - 1 - x).collect::<Vec<_>>()))
         .collect()
+}
+
+/// A permutation on the b bits of the node number (N = k^n = 2^b, k a power of two, b ≥ 1):
+/// `map(u, b)` is the destination of node u. Dally and Towles's bit permutations: bit reversal
+/// d_i = s_(b−1−i), the perfect shuffle d_i = s_((i−1) mod b), a rotation left by one bit.
+fn on_index_bits(s: &Scenario, torus: &Torus, map: impl Fn(u32, u32) -> u32) -> Result<Vec<Node>, ScenarioError> {
+    if !torus.k.is_power_of_two() {
+        return Err(ScenarioError::new(
+            "traffic",
+            format!("{} is defined on the bits of the node number, so k must be a power of two (k^n = 2^b nodes), got k = {}", s.traffic, torus.k),
+        ));
+    }
+    let b = torus.nodes().trailing_zeros();
+    Ok((0..torus.nodes()).map(|u| map(u, b)).collect())
 }
 
 /// Five adjacent nodes around the centre: a plus shape in 2-D and 3-D, a run of five on a ring.
@@ -269,5 +309,101 @@ mod tests {
                 assert_eq!(distinct.len(), 5);
             }
         }
+    }
+
+    /// Bit i of node number u.
+    fn bit(u: u32, i: u32) -> u32 {
+        u >> i & 1
+    }
+
+    #[test]
+    fn bit_reversal_and_shuffle_follow_their_definitions_on_the_node_bits() {
+        for (k, n) in [(2, 1), (2, 3), (4, 2), (8, 2), (16, 1), (4, 3), (16, 2)] {
+            let (reversal, t) = pattern(TrafficKind::Bitrev, k, n);
+            let (shuffle, _) = pattern(TrafficKind::Shuffle, k, n);
+            let b = t.nodes().trailing_zeros();
+            let mut rng = Rng::new(1, Stream::Traffic);
+            for u in 0..t.nodes() {
+                let (r, sh) = (reversal.destination(&t, u, &mut rng), shuffle.destination(&t, u, &mut rng));
+                for i in 0..b {
+                    // d_i = s_(b−1−i); d_i = s_((i−1) mod b).
+                    assert_eq!(bit(r, i), bit(u, b - 1 - i), "bitrev k={k} n={n}: {u} → {r}");
+                    assert_eq!(bit(sh, i), bit(u, (i + b - 1) % b), "shuffle k={k} n={n}: {u} → {sh}");
+                }
+                assert!(r < t.nodes() && sh < t.nodes());
+            }
+        }
+        // By hand on 4×4 (b = 4): 1 = 0001 → 1000 = 8 and → 0010 = 2; 11 = 1011 → 1101 = 13 and
+        // → 0111 = 7; as coordinates (x, y) = (u mod 4, u div 4): (3, 2) → (1, 3) and (3, 1).
+        assert_eq!(fixed_dest(TrafficKind::Bitrev, 4, 2, &[1, 0]), vec![0, 2]);
+        assert_eq!(fixed_dest(TrafficKind::Shuffle, 4, 2, &[1, 0]), vec![2, 0]);
+        assert_eq!(fixed_dest(TrafficKind::Bitrev, 4, 2, &[3, 2]), vec![1, 3]);
+        assert_eq!(fixed_dest(TrafficKind::Shuffle, 4, 2, &[3, 2]), vec![3, 1]);
+    }
+
+    #[test]
+    fn bit_permutations_need_k_a_power_of_two() {
+        for traffic in ["bitrev", "shuffle"] {
+            let e = Scenario::parse(&format!("k=6&traffic={traffic}")).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("traffic: {traffic} is defined on the bits of the node number, so k must be a power of two (k^n = 2^b nodes), got k = 6")
+            );
+            assert!(Scenario::parse(&format!("k=16&n=1&traffic={traffic}")).is_ok());
+        }
+    }
+
+    #[test]
+    fn hot_nodes_and_fraction_set_the_hot_spot() {
+        // Listed hot nodes, each five times as likely: p = 4 / (64/2 − 1) = 4/31.
+        let s = Scenario::parse("k=8&traffic=hotspot&hot=9,40").unwrap();
+        let t = Torus::new(8, 2);
+        let p = Pattern::new(&s, &t).unwrap();
+        let mut column = [0.0; 64];
+        for src in 0..64 {
+            let row = p.row(&t, src);
+            assert!((row.iter().map(|r| r.1).sum::<f64>() - 1.0).abs() < 1e-12);
+            row.iter().for_each(|&(d, w)| column[d as usize] += w);
+        }
+        assert!((column[9] - 5.0).abs() < 1e-9 && (column[40] - 5.0).abs() < 1e-9, "{} {}", column[9], column[40]);
+        // A fraction of the messages: a quarter to the three hot nodes, the rest bit complement.
+        let s = Scenario::parse("k=8&traffic=hotspot&hot=0,1,2&hotfrac=0.25").unwrap();
+        let p = Pattern::new(&s, &t).unwrap();
+        let mut rng = Rng::new(3, Stream::Traffic);
+        let hot = (0..40_000).filter(|_| p.destination(&t, 20, &mut rng) < 3).count();
+        assert!((9_400..10_600).contains(&hot), "{hot} of 40000 to the hot nodes");
+        assert_eq!(p.row(&t, 20), vec![(43, 0.75), (0, 0.25 / 3.0), (1, 0.25 / 3.0), (2, 0.25 / 3.0)]);
+        // The default is seed 004's five around the centre, as before these keys.
+        let default = Scenario::parse("k=8&traffic=hotspot").unwrap();
+        assert!(default.canonical().contains("&hot=&hotfrac=auto&pseed=auto"));
+        let Pattern::HotSpot { hot, p_hot, .. } = Pattern::new(&default, &t).unwrap() else { panic!() };
+        assert_eq!((hot, p_hot), (vec![36, 37, 35, 44, 28], 4.0 / (64.0 / 5.0 - 1.0)));
+        for (bad, error) in [
+            ("k=8&traffic=uniform&hot=3", "hot: belongs to traffic=hotspot, not traffic=uniform; leave it out or set it to its default"),
+            ("k=8&traffic=hotspot&hot=64", "hot: node 64 is not in the 8-ary 2-cube (nodes 0 to 63)"),
+            ("k=8&traffic=hotspot&hot=3,3", "hot: node 3 is listed twice"),
+            ("k=4&traffic=hotspot&hot=1,2,3,4", "hot: 4 hot nodes of 16 cannot each be five times as likely as any other destination; list at most 3 or set hotfrac"),
+            ("k=8&traffic=hotspot&hotfrac=1.5", "hotfrac: must be a number in [0, 1] or auto, got `1.5`"),
+            ("k=8&traffic=tornado&pseed=4", "pseed: draws traffic=permutation's permutation, not traffic=tornado; use pseed=auto"),
+            ("k=8&traffic=permutation&pseed=x", "pseed: must be an integer from 0 to 18446744073709551615 or auto, got `x`"),
+        ] {
+            assert_eq!(Scenario::parse(bad).unwrap_err().to_string(), error, "{bad}");
+        }
+        assert!(Scenario::parse("k=4&traffic=hotspot&hot=1,2,3,4&hotfrac=0.5").is_ok());
+    }
+
+    #[test]
+    fn the_permutation_seed_fixes_the_permutation_whatever_the_seed() {
+        let t = Torus::new(8, 2);
+        let dest = |text: &str| match Pattern::new(&Scenario::parse(text).unwrap(), &t).unwrap() {
+            Pattern::Fixed(d) => d,
+            _ => unreachable!(),
+        };
+        let fixed = dest("k=8&traffic=permutation&pseed=5&seed=1");
+        assert_eq!(fixed, dest("k=8&traffic=permutation&pseed=5&seed=2"));
+        // auto draws from the seed, as every link before the key did.
+        assert_eq!(fixed, dest("k=8&traffic=permutation&seed=5"));
+        assert_eq!(fixed, random_permutation(64, 5));
+        assert_ne!(dest("k=8&traffic=permutation&seed=1"), dest("k=8&traffic=permutation&seed=2"));
     }
 }

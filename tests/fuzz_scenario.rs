@@ -174,6 +174,12 @@ impl Generator {
             "router" => self.router(),
             "lengths" => self.lengths(),
             "rdelay" | "ldelay" | "cdelay" => self.integer(limits::DELAY.0 as u64, limits::DELAY.1 as u64),
+            "hot" => self.list(|g| g.integer(0, 70_000)),
+            "hotfrac" if self.below(3) == 0 => self.name(vec!["auto"]),
+            "hotfrac" => self.real(),
+            "pseed" if self.below(3) == 0 => self.name(vec!["auto"]),
+            "pseed" => self.integer(0, u64::MAX),
+            "matrix" => self.pick(&["", "missing.csv", ".", "Cargo.toml", "%2Fnonexistent", "a&b", "tests"]).to_string(),
             _ => self.junk(),
         }
     }

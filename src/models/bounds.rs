@@ -432,7 +432,7 @@ mod tests {
     fn ideal_balance_bounds_its_family() {
         // RLB routes in GOAL's family and DOR and ROMM in MIN's, so the ideal balance, a lower
         // bound on any member's γ_max, can only give a higher Θ.
-        let patterns = [UR, NN, BC, TP, TOR, DIA, TrafficKind::Permutation, TrafficKind::Hotspot];
+        let patterns = [UR, NN, BC, TP, TOR, DIA, TrafficKind::Permutation, TrafficKind::Hotspot, TrafficKind::Bitrev, TrafficKind::Shuffle];
         for traffic in patterns {
             let theta = |routing| bound(&scenario(8, 2, routing, traffic)).fraction_of_capacity.unwrap();
             let goal = theta(RoutingKind::Goal);
@@ -456,7 +456,10 @@ mod tests {
     fn claim_2_valiant_loads_every_channel_at_k_over_4() {
         for k in [4, 6, 8] {
             let torus = Torus::new(k, 2);
-            for traffic in [UR, NN, BC, TP, TOR, DIA, TrafficKind::Permutation, WC] {
+            for traffic in [UR, NN, BC, TP, TOR, DIA, TrafficKind::Permutation, WC, TrafficKind::Bitrev, TrafficKind::Shuffle] {
+                if matches!(traffic, TrafficKind::Bitrev | TrafficKind::Shuffle) && !k.is_power_of_two() {
+                    continue;
+                }
                 let s = scenario(k, 2, RoutingKind::Val, traffic);
                 let loads = channel_loads(&torus, RoutingKind::Val, &Pattern::new(&s, &torus).unwrap()).unwrap();
                 assert!(loads.iter().all(|l| (l - k as f64 / 4.0).abs() < 1e-9), "k={k} {traffic}");
@@ -554,7 +557,8 @@ mod tests {
                     let what = format!("k={k} n={n} {routing} {traffic}: {b:?}");
                     let available = b.kind != BoundKind::Unavailable;
                     let too_small_for_hot_spots = k.pow(n) < 25 && traffic == TrafficKind::Hotspot;
-                    assert_eq!(available, (routing.is_oblivious() || traffic != WC) && !too_small_for_hot_spots, "{what}");
+                    let not_on_bits = matches!(traffic, TrafficKind::Bitrev | TrafficKind::Shuffle) && !k.is_power_of_two();
+                    assert_eq!(available, (routing.is_oblivious() || traffic != WC) && !too_small_for_hot_spots && !not_on_bits, "{what}");
                     // Transpose on a ring, and tornado (x + ⌊k/2⌋ − 1) at k = 2 and 3, send every
                     // node to itself; only VAL still routes such packets, through its intermediate.
                     let idle = ((n == 1 && traffic == TP) || (k / 2 == 1 && traffic == TOR)) && routing != RoutingKind::Val;
@@ -564,6 +568,20 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The bounds read a pattern's rows whole, so the hot-spot options reach them: with no
+    /// traffic to the hot nodes the hot spot is its bit-complement background.
+    #[test]
+    fn the_hot_spot_options_reach_the_bound() {
+        let with = |text: &str| bound(&Scenario::parse(text).unwrap()).fraction_of_capacity.unwrap();
+        for routing in ["dor", "minad", "val"] {
+            let background = with(&format!("k=8&routing={routing}&traffic=bitcomp"));
+            assert!((with(&format!("k=8&routing={routing}&traffic=hotspot&hotfrac=0")) - background).abs() < 1e-12, "{routing}");
+            let seed004 = with(&format!("k=8&routing={routing}&traffic=hotspot"));
+            let two_hot = with(&format!("k=8&routing={routing}&traffic=hotspot&hot=9,40&hotfrac=0.5"));
+            assert!(two_hot < seed004 && seed004 <= background + 1e-12, "{routing}: {two_hot} {seed004} {background}");
         }
     }
 }

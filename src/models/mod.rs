@@ -336,4 +336,20 @@ mod tests {
             assert!(delays_note(&Scenario::parse(&format!("{scenario}&ldelay=2")).unwrap()).contains("shorter than the credit round trip"));
         }
     }
+
+    /// The channel-queue model reads a pattern's rows whole: on an idle network it gives M plus
+    /// the mean hops of the bit permutations' own pairs (a node sent to itself takes none).
+    #[test]
+    fn the_channel_queue_model_follows_the_bit_permutations() {
+        use crate::topology::Torus;
+        use crate::traffic::Pattern;
+        for traffic in ["bitrev", "shuffle"] {
+            let s = Scenario::parse(&format!("k=4&routing=dor&traffic={traffic}&len=8")).unwrap();
+            let t = Torus::new(4, 2);
+            let Pattern::Fixed(dest) = Pattern::new(&s, &t).unwrap() else { panic!("{traffic} is a permutation") };
+            let hops = (0..16).map(|u| t.distance(u, dest[u as usize])).sum::<u32>() as f64 / 16.0;
+            let latency = channel_queue::ChannelQueue.evaluate(&s, 1e-9).latency.unwrap();
+            assert!((latency - 8.0 - hops).abs() < 1e-3, "{traffic}: {latency} against 8 + {hops}");
+        }
+    }
 }

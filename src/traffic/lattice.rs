@@ -192,7 +192,7 @@ pub fn invariant_offsets(lat: &Lattice, torus: &Torus, pattern: &Pattern) -> Opt
             let offset = dest[0];
             (0..lat.nodes).all(|s| lat.minus(dest[s as usize], s) == offset).then(|| vec![(offset, 1.0)])
         }
-        Pattern::HotSpot { .. } => None,
+        Pattern::HotSpot { .. } | Pattern::Matrix(_) => None,
     }
 }
 

@@ -32,7 +32,7 @@ test('every control changes the hash, and a reload restores every control', asyn
   // The load entered as the rate key itself (messages/node/cycle).
   await page.locator('#rate-unit').selectOption('messages');
   const before = await hash(page);
-  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rdelay', 'ldelay', 'cdelay']) {
+  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rdelay', 'ldelay', 'cdelay', 'hot', 'hotfrac', 'pseed', 'matrix']) {
     assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);
     assert.equal(await page.locator(`#key-${key}`).count(), 1, `a control for ${key}`);
   }
@@ -121,6 +121,29 @@ test('the router, link and credit delays reach the hash, and chaos drops them', 
   for (const key of ['rdelay', 'ldelay', 'cdelay']) assert.equal(valueOf(h, key), '0', h);
   assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true, `no error: ${h}`);
   assert.equal(await page.locator('#key-rdelay').isVisible(), false, 'the control is hidden under chaos');
+  assert.deepEqual(errors, []);
+});
+
+test('the hot-spot and permutation options reach the hash; a traffic matrix says the page cannot read it', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#k=8&traffic=hotspot&hot=9,40&hotfrac=0.3`);
+  let h = await hash(page);
+  assert.equal(valueOf(h, 'hot'), '9,40');
+  assert.equal(valueOf(h, 'hotfrac'), '0.3');
+  assert.equal(await page.locator('#key-hot').inputValue(), '9,40');
+  // Another pattern drops them (they belong to the hot spot), without an error.
+  await page.locator('#key-traffic').selectOption('permutation');
+  h = await hash(page);
+  assert.equal(valueOf(h, 'hot'), '');
+  assert.equal(valueOf(h, 'hotfrac'), 'auto');
+  await page.locator('#key-pseed').fill('77');
+  await page.locator('#key-pseed').dispatchEvent('change');
+  assert.equal(valueOf(await hash(page), 'pseed'), '77');
+  assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true);
+  // A traffic matrix lives in a file, which the page cannot read: it says so in one line.
+  await page.goto(`${server.url}#k=4&traffic=matrix&matrix=weights.csv`);
+  await page.waitForFunction(() => !document.getElementById('error').hidden);
+  assert.match(await errorText(page), /the page cannot read files/);
+  assert.ok(!(await errorText(page)).includes('\n'));
   assert.deepEqual(errors, []);
 });
 

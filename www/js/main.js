@@ -17,6 +17,8 @@ import { Companion, differenceWords, COMPARE_COLOUR } from './compare.js';
 // The delay keys, and the controls whose change can leave them without the router they need.
 const DELAY_KEYS = ['rdelay', 'ldelay', 'cdelay'];
 const DELAY_CHANGES = ['routing', 'switching', 'router', 'lengths'];
+// The keys that belong to one traffic pattern.
+const TRAFFIC_OPTIONS = { hot: 'hotspot', hotfrac: 'hotspot', pseed: 'permutation', matrix: 'matrix' };
 
 const PAGE_K = [2, 16];
 const STATS_INTERVAL_MS = 250;
@@ -375,6 +377,10 @@ class App {
       rdelay: number(s.delay[0], s.delay[1]),
       ldelay: number(s.delay[0], s.delay[1]),
       cdelay: number(s.delay[0], s.delay[1]),
+      hot: text(),
+      hotfrac: () => el('input', { type: 'text', inputmode: 'decimal', spellcheck: 'false' }),
+      pseed: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}|auto', spellcheck: 'false' }),
+      matrix: text(),
     };
     this.inputs = {};
     this.rows = {};
@@ -452,6 +458,8 @@ class App {
         && (values.routing === 'chaos' || values.switching !== 'wormhole')))
       // So do the delays: a change that leaves them without their router drops them.
       .filter((key) => !(DELAY_KEYS.includes(key) && DELAY_CHANGES.includes(changedKey) && !delaysApply(values)))
+      // The hot-spot and permutation options go with their pattern.
+      .filter((key) => !(changedKey === 'traffic' && TRAFFIC_OPTIONS[key] && TRAFFIC_OPTIONS[key] !== values.traffic))
       .map((key) => `${key}=${encodeURIComponent(values[key])}`).join('&');
   }
 

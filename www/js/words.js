@@ -58,6 +58,26 @@ export const CONTROLS = {
     help: 'extra cycles before a credit back at the sender can be used; a buffer shorter than 2 + 2 × link delay + credit delay slows its channel',
     when: delaysApply,
   },
+  hot: {
+    label: 'hot nodes',
+    help: 'the hot-spot destinations, as in 9,40; empty for the five around the centre',
+    when: (v) => v.traffic === 'hotspot',
+  },
+  hotfrac: {
+    label: 'share of messages to hot nodes',
+    help: 'the fraction of messages sent to a hot node; auto makes each hot node five times as likely as any other destination',
+    when: (v) => v.traffic === 'hotspot',
+  },
+  pseed: {
+    label: 'permutation seed',
+    help: 'the seed the random permutation is drawn from; auto draws it from the random seed, a number keeps one permutation whatever the seed',
+    when: (v) => v.traffic === 'permutation',
+  },
+  matrix: {
+    label: 'traffic matrix file',
+    help: 'a CSV file of N × N weights, read by the torus command line; the page cannot read files',
+    when: (v) => v.traffic === 'matrix',
+  },
 };
 
 // The choices of the enumerated keys: what each is, then its key in brackets where the key is
@@ -89,6 +109,9 @@ export const CHOICES = {
     permutation: 'random permutation',
     hotspot: 'hot spot',
     worstcase: 'worst case for the routing',
+    bitrev: 'bit reversal (k a power of two)',
+    shuffle: 'perfect shuffle (k a power of two)',
+    matrix: 'traffic matrix from a file (command line only)',
   },
   router: {
     iq: 'input-queued, FIFO buffers',
