@@ -5,6 +5,8 @@
 //! Keys may come in any order; each may appear once. [`Scenario::canonical`] writes every key in
 //! a fixed order, so a canonical string parses back to the identical scenario.
 
+pub mod matrix;
+
 use crate::faults::{self, Link, RandomFaults};
 use serde::Serialize;
 use std::fmt;
@@ -429,7 +431,23 @@ pub struct Scenario {
     pub matrix: String,
     /// The weights read from `matrix`.
     #[serde(skip)]
-    pub traffic_matrix: Option<std::sync::Arc<crate::traffic::TrafficMatrix>>,
+    pub traffic_matrix: Option<std::sync::Arc<matrix::TrafficMatrix>>,
+}
+
+/// Seed 004's hot spot: each hot node this many times as likely as any other destination
+/// (`hotfrac=auto`).
+pub const HOT_SPOT_FACTOR: f64 = 5.0;
+
+/// The probability `p` of a hot destination that makes each of `hot` hot nodes among `nodes`
+/// [`HOT_SPOT_FACTOR`] times as likely as any other destination, over a background that sends
+/// one source to each node: `(1 − p) + p·N/h = 5` (above 1 where no `p` does).
+pub fn hot_spot_probability(nodes: u32, hot: usize) -> f64 {
+    let spread = nodes as f64 / hot as f64 - 1.0;
+    if spread <= 0.0 {
+        f64::INFINITY
+    } else {
+        (HOT_SPOT_FACTOR - 1.0) / spread
+    }
 }
 
 /// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
@@ -725,8 +743,8 @@ impl Scenario {
                 s.mq = s.default_mq();
             }
         }
-        if s.traffic == TrafficKind::Matrix && !s.matrix.is_empty() && s.nodes() as u64 <= crate::traffic::matrix::MAX_NODES as u64 {
-            let matrix = crate::traffic::TrafficMatrix::load(&s.matrix, s.nodes() as u32).map_err(|e| ScenarioError::new("matrix", e))?;
+        if s.traffic == TrafficKind::Matrix && !s.matrix.is_empty() && s.nodes() as u64 <= matrix::MAX_NODES as u64 {
+            let matrix = matrix::TrafficMatrix::load(&s.matrix, s.nodes() as u32).map_err(|e| ScenarioError::new("matrix", e))?;
             s.traffic_matrix = Some(std::sync::Arc::new(matrix));
         }
         s.validate()?;
@@ -927,8 +945,8 @@ impl Scenario {
             if self.matrix.is_empty() {
                 return Err(ScenarioError::new("traffic", "matrix needs matrix=FILE, a CSV file of N × N weights (row s: the weights of the destinations of node s), which the torus command line reads; the page cannot read files"));
             }
-            if nodes > crate::traffic::matrix::MAX_NODES as u64 {
-                return Err(ScenarioError::new("matrix", format!("a traffic matrix has at most {} nodes, the torus has {nodes}", crate::traffic::matrix::MAX_NODES)));
+            if nodes > matrix::MAX_NODES as u64 {
+                return Err(ScenarioError::new("matrix", format!("a traffic matrix has at most {} nodes, the torus has {nodes}", matrix::MAX_NODES)));
             }
             if self.traffic_matrix.is_none() {
                 return Err(ScenarioError::new("matrix", "the weights were not read: parse the scenario from its string"));
@@ -946,7 +964,7 @@ impl Scenario {
             return Err(ScenarioError::new("hot", format!("node {} is listed twice", w[0])));
         }
         if hotspot && !self.hot_nodes.is_empty() && self.hot_fraction.is_none() {
-            let p = crate::traffic::hot_spot_probability(nodes as u32, self.hot_nodes.len());
+            let p = hot_spot_probability(nodes as u32, self.hot_nodes.len());
             if p > 1.0 {
                 return Err(ScenarioError::new(
                     "hot",

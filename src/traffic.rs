@@ -6,11 +6,11 @@
 
 pub(crate) mod lattice;
 mod matching;
-pub mod matrix;
 pub(crate) mod oblivious;
 mod worst_case;
 
-pub use matrix::TrafficMatrix;
+pub use crate::scenario::matrix::TrafficMatrix;
+pub use crate::scenario::{hot_spot_probability, HOT_SPOT_FACTOR};
 pub use worst_case::{worst_case, worst_case_permutation, WORST_CASE_MAX_NODES};
 
 use crate::rng::{Rng, Stream};
@@ -23,19 +23,7 @@ use crate::topology::{Node, Torus};
 /// `p` is set so that each hot node's column of Λ sums to 5: `(1 − p) + p·N/5 = 5`. The
 /// scenario may list other hot nodes (`hot`, h of them: `(1 − p) + p·N/h = 5`) or set `p`
 /// itself (`hotfrac`).
-pub const HOT_SPOT_FACTOR: f64 = 5.0;
 pub const HOT_SPOTS: usize = 5;
-
-/// The probability `p` of a hot destination that makes each of `hot` hot nodes among `nodes`
-/// [`HOT_SPOT_FACTOR`] times as likely as any other destination (above 1 where none does).
-pub fn hot_spot_probability(nodes: u32, hot: usize) -> f64 {
-    let spread = nodes as f64 / hot as f64 - 1.0;
-    if spread <= 0.0 {
-        f64::INFINITY
-    } else {
-        (HOT_SPOT_FACTOR - 1.0) / spread
-    }
-}
 
 #[derive(Clone, Debug)]
 pub enum Pattern {
