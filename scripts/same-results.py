@@ -42,6 +42,11 @@ SCENARIOS = [
     # credit round trip.
     "k=8&routing=minad&traffic=uniform&len=8&rate=0.03&buf=8&rdelay=2&ldelay=1&cdelay=1&warmup=500&cycles=3000",
     "k=8&routing=dor&traffic=tornado&len=4&rate=0.2&buf=3&rdelay=1&ldelay=2&warmup=500&cycles=3000",
+    # The bit permutations and the hot-spot and permutation options.
+    "k=8&routing=minad&traffic=bitrev&len=4&rate=0.04&warmup=500&cycles=3000",
+    "k=8&routing=dor&traffic=shuffle&len=8&rate=0.02&warmup=500&cycles=3000",
+    "k=8&routing=duato&traffic=hotspot&hot=9,40&hotfrac=0.2&len=8&rate=0.01&vcs=3&warmup=500&cycles=3000",
+    "k=8&routing=val&traffic=permutation&pseed=7&len=4&rate=0.02&warmup=500&cycles=3000",
     "k=8&routing=dor&traffic=worstcase&len=4&rate=0.02&warmup=500&cycles=3000",
     # Past saturation: full source queues, the drain under load, chaos deflections.
     "k=8&routing=dor&traffic=uniform&len=1&rate=0.9&vcs=2&buf=8&warmup=500&cycles=2000",

@@ -132,7 +132,7 @@ mod tests {
     #[test]
     fn a_malformed_matrix_gets_a_one_line_error() {
         for (text, error) in [
-            ("1,1\n1,1\n", "2 rows, expected 4 (one per node of the torus)"),
+            ("1,1,1,1\n1,1,1,1\n", "2 rows, expected 4 (one per node of the torus)"),
             ("1,1,1,1\n1,1,1\n1,1,1,1\n1,1,1,1\n", "line 2 has 3 weights, expected 4 (one per node of the torus)"),
             ("1,1,1,1\n1,1,1,1,1\n1,1,1,1\n1,1,1,1\n", "line 2 has 5 weights, expected 4 (one per node of the torus)"),
             ("1,1,1,1\n1,-1,1,1\n1,1,1,1\n1,1,1,1\n", "line 2, column 2: `-1` is not a non-negative number"),
