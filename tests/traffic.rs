@@ -88,7 +88,7 @@ fn a_matrix_file_that_does_not_fit_is_refused_in_one_line() {
     let small = TempFile::new("small.csv", "0,1\n1,0\n");
     let spaced = TempFile::new("a b&c.csv", &"1,1,1,1\n".repeat(4));
     for (scenario, error) in [
-        (format!("k=4&traffic=matrix&matrix={}", small.path()), "2 rows, expected 16 (one per node of the torus)".to_string()),
+        (format!("k=4&traffic=matrix&matrix={}", small.path()), "line 1 has 2 weights, expected 16 (one per node of the torus)".to_string()),
         ("k=4&traffic=matrix".to_string(), "traffic: matrix needs matrix=FILE".to_string()),
         ("k=4&traffic=uniform&matrix=m.csv".to_string(), "matrix: belongs to traffic=matrix, not traffic=uniform; leave it out".to_string()),
         ("k=4&traffic=matrix&matrix=no-such-file.csv".to_string(), "matrix: cannot read `no-such-file.csv`".to_string()),

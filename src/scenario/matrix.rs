@@ -1,7 +1,7 @@
 //! A traffic matrix read from a file (`traffic=matrix&matrix=FILE`): N rows of N weights,
 //! row s the relative weights of the destinations of source s. Read while the scenario is
 //! parsed, since the string names the file; the command line reads it, the page cannot (a link
-//! carries no file) and says so. [`crate::traffic::Pattern`] draws from it.
+//! carries no file) and says so. The traffic pattern `matrix` draws from it.
 
 use crate::rng::Rng;
 use crate::topology::Node;
