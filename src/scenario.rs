@@ -467,6 +467,10 @@ pub const KEYS: &[&str] = &[
     "ci", "router", "lengths",
 ];
 
+/// The key that gives the offered load in flits/node/cycle instead of `rate`'s
+/// messages/node/cycle; not in [`KEYS`], as the canonical string spells `rate`.
+pub const FLIT_RATE_KEY: &str = "frate";
+
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
 /// control characters escaped.
 fn shown(text: &str) -> String {
@@ -567,6 +571,10 @@ impl Scenario {
         let (mut vcs_given, mut buf_given, mut mq_given, mut len_given) = (false, false, false, false);
         // Read once the router is known: its injection channels bound the rate.
         let mut rate_text = None;
+        // `frate`: the offered load in flits/node/cycle (BookSim's injection_rate_uses_flits),
+        // read as `rate` = frate / len once the mean length is known. It is input only: the
+        // canonical string spells `rate`, so a link means what it meant.
+        let mut frate_text: Option<String> = None;
         for pair in body.split('&') {
             if pair.trim().is_empty() {
                 continue;
@@ -581,8 +589,15 @@ impl Scenario {
             if key.is_empty() {
                 return Err(ScenarioError::new("", format!("empty key in {}", quoted(pair))));
             }
+            if key == FLIT_RATE_KEY {
+                if frate_text.is_some() {
+                    return Err(ScenarioError::new(key, "given more than once"));
+                }
+                frate_text = Some(percent_decode(key, raw_value)?);
+                continue;
+            }
             let index = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
-                ScenarioError::new(&shown(key), format!("unknown key; the keys are {}", KEYS.join(", ")))
+                ScenarioError::new(&shown(key), format!("unknown key; the keys are {} (and {FLIT_RATE_KEY})", KEYS.join(", ")))
             })?;
             if seen[index] {
                 return Err(ScenarioError::new(key, "given more than once"));
@@ -646,8 +661,17 @@ impl Scenario {
                 s.len = (lo + hi) / 2;
             }
         }
-        if let Some(text) = rate_text {
-            s.rate = parse_real("rate", &text, 0.0, s.router.injection_channels(s.n) as f64, true)?;
+        let injection_limit = s.router.injection_channels(s.n) as f64;
+        match (rate_text, frate_text) {
+            (Some(_), Some(_)) => {
+                return Err(ScenarioError::new(FLIT_RATE_KEY, "and rate both set the offered load: give one of them"))
+            }
+            (Some(text), None) => s.rate = parse_real("rate", &text, 0.0, injection_limit, true)?,
+            (None, Some(text)) => {
+                let frate = parse_real(FLIT_RATE_KEY, &text, 0.0, injection_limit * s.len as f64, true)?;
+                s.rate = (frate / s.len as f64).min(injection_limit);
+            }
+            (None, None) => {}
         }
         if !vcs_given {
             s.vcs = s.routing.default_vcs(s.n);

@@ -134,7 +134,7 @@ impl Generator {
             14 | 15 if !used.is_empty() => used[self.below(used.len())].clone(),
             _ => self
                 .pick(&[
-                    "", " ", "K", "k ", " k", "%6B", "%6b", "colour", "ｋ", "k\u{0}", "%", "%ZZ", "%FF", "é", "=", "%26",
+                    "", " ", "K", "k ", " k", "%6B", "%6b", "colour", "frate", "frate", "ｋ", "k\u{0}", "%", "%ZZ", "%FF", "é", "=", "%26",
                     "rate%00", "+", "routing+", "<b>", "\u{202e}k", "k\nn",
                 ])
                 .to_string(),
@@ -159,7 +159,7 @@ impl Generator {
             "cycles" => self.integer(limits::CYCLES.0, limits::CYCLES.1),
             "seed" => self.integer(0, u64::MAX),
             "unsafe" => self.integer(0, 1),
-            "rate" | "beta" | "ci" => self.real(),
+            "rate" | "frate" | "beta" | "ci" => self.real(),
             "routing" => self.name(RoutingKind::ALL.iter().map(|r| r.name()).collect()),
             "switching" => self.name(Switching::ALL.iter().map(|s| s.name()).collect()),
             "traffic" => self.name(TrafficKind::ALL.iter().map(|t| t.name()).collect()),
