@@ -670,6 +670,9 @@ impl Scenario {
             (None, Some(text)) => {
                 let frate = parse_real(FLIT_RATE_KEY, &text, 0.0, injection_limit * s.len as f64, true)?;
                 s.rate = (frate / s.len as f64).min(injection_limit);
+                if s.rate <= 0.0 {
+                    return Err(ScenarioError::new(FLIT_RATE_KEY, format!("{} is too small: frate / len is 0", quoted(&text))));
+                }
             }
             (None, None) => {}
         }

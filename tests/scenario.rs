@@ -153,6 +153,7 @@ fn bad_inputs_name_their_key() {
         ("frate=0", "frate", "(0, 16]"),
         ("frate=17", "frate", "(0, 16]"),
         ("len=4&frate=x", "frate", "(0, 4]"),
+        ("frate=5e-324", "frate", "too small"),
         ("router=fast", "router", "maxmatch, damq, speedup2, wide"),
         ("router=damq++wide", "router", "got ``"),
         ("router=damq+damq", "router", "twice"),
