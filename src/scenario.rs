@@ -6,6 +6,7 @@
 //! a fixed order, so a canonical string parses back to the identical scenario.
 
 use crate::faults::{self, Link, RandomFaults};
+use crate::rng::{fresh_seed, Samplers};
 use serde::Serialize;
 use std::fmt;
 
@@ -398,6 +399,9 @@ pub struct Scenario {
     pub router: RouterOrganisation,
     /// How message lengths vary about their mean `len` (fixed unless a link says otherwise).
     pub lengths: Lengths,
+    /// The generation of the samplers of inter-arrival times and message lengths (`rng=`;
+    /// `1`, inversion, unless a link says otherwise).
+    pub rng: Samplers,
 }
 
 /// `warmup=auto`, `cycles=auto`: the length is decided as the run goes.
@@ -430,6 +434,7 @@ impl Default for Scenario {
             ci: 0.02,
             router: RouterOrganisation::default(),
             lengths: Lengths::Fixed,
+            rng: Samplers::Inversion,
         }
     }
 }
@@ -464,7 +469,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci", "router", "lengths",
+    "ci", "router", "lengths", "rng",
 ];
 
 /// The key that gives the offered load in flits/node/cycle instead of `rate`'s
@@ -537,6 +542,16 @@ fn parse_length(key: &str, value: &str, (lo, hi): (u64, u64)) -> Result<u64, Sce
     }
     parse_int(key, value, (lo, hi))
         .map_err(|_| ScenarioError::new(key, format!("must be an integer from {lo} to {hi} or auto, got {}", quoted(value))))
+}
+
+/// A seed, or `random`: a fresh seed drawn now, which the canonical string then spells, so that
+/// the run reproduces.
+fn parse_seed(key: &str, value: &str) -> Result<u64, ScenarioError> {
+    if value.trim() == "random" {
+        return fresh_seed().map_err(|m| ScenarioError::new(key, m));
+    }
+    parse_int(key, value, (0, u64::MAX))
+        .map_err(|_| ScenarioError::new(key, format!("must be an integer from 0 to {} or random, got {}", u64::MAX, quoted(value))))
 }
 
 fn parse_real(key: &str, value: &str, lo: f64, hi: f64, lo_open: bool) -> Result<f64, ScenarioError> {
@@ -626,7 +641,7 @@ impl Scenario {
                     buf_given = true;
                 }
                 "beta" => s.beta = parse_real(key, v, 0.0, 1.0, false)?,
-                "seed" => s.seed = parse_int(key, v, (0, u64::MAX))?,
+                "seed" => s.seed = parse_seed(key, v)?,
                 "warmup" => s.warmup = parse_length(key, v, limits::WARMUP)?,
                 "cycles" => s.cycles = parse_length(key, v, limits::CYCLES)?,
                 "unsafe" => s.allow_unsafe = parse_int(key, v, (0u8, 1u8))? == 1,
@@ -652,6 +667,7 @@ impl Scenario {
                 "ci" => s.ci = parse_real(key, v, limits::CI.0, limits::CI.1, true)?,
                 "router" => s.router = RouterOrganisation::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
                 "lengths" => s.lengths = Lengths::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
+                "rng" => s.rng = parse_enum(key, v, Samplers::from_name, Samplers::ALLOWED.to_string())?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -951,7 +967,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rng={}",
             self.k,
             self.n,
             self.routing,
@@ -975,7 +991,8 @@ impl Scenario {
             self.misroute,
             self.ci,
             self.router,
-            self.lengths
+            self.lengths,
+            self.rng
         )
     }
 

@@ -19,6 +19,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use rand::Rng as _;
 use torus_explorer::rng::{Rng, Stream};
 use torus_explorer::scenario::{limits, RoutingKind, Switching, TrafficKind, KEYS};
 
@@ -157,6 +158,7 @@ impl Generator {
             "warmup" | "cycles" if self.below(4) == 0 => self.name(vec!["auto"]),
             "warmup" => self.integer(limits::WARMUP.0, limits::WARMUP.1),
             "cycles" => self.integer(limits::CYCLES.0, limits::CYCLES.1),
+            "seed" if self.below(8) == 0 => self.name(vec!["random"]),
             "seed" => self.integer(0, u64::MAX),
             "unsafe" => self.integer(0, 1),
             "rate" | "frate" | "beta" | "ci" => self.real(),
@@ -173,6 +175,8 @@ impl Generator {
             },
             "router" => self.router(),
             "lengths" => self.lengths(),
+            "rng" if self.below(3) == 0 => self.integer(0, 3),
+            "rng" => self.name(vec!["1", "2"]),
             _ => self.junk(),
         }
     }

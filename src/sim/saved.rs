@@ -136,6 +136,7 @@ saved_state! {
         router,
         organised,
         lengths,
+        interarrival,
         injection_channels,
         // Scratch, empty between cycles.
         due,
@@ -281,6 +282,7 @@ mod tests {
             sim.step();
         }
         let bytes = sim.save();
+        use rand::Rng as _;
         let mut rng = crate::rng::Rng::new(5, crate::rng::Stream::Traffic);
         let mut refused = 0;
         for _ in 0..2_000 {

@@ -368,6 +368,7 @@ class App {
       ci: number(0, 1, 'any'),
       router: select('router', s.router),
       lengths: () => el('input', { type: 'text', spellcheck: 'false' }),
+      rng: select('rng', s.rng),
     };
     this.inputs = {};
     this.rows = {};
@@ -585,8 +586,7 @@ class App {
   }
 
   newSeed() {
-    const seed = crypto.getRandomValues(new BigUint64Array(1))[0].toString();
-    this.apply(withKey(this.scenario, 'seed', seed));
+    this.apply(withKey(this.scenario, 'seed', this.api.fresh_seed()));
   }
 
   async copyLink() {
