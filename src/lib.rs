@@ -8,11 +8,13 @@
 //! Modules depend on each other one way (checked by `tests/layers.rs`): [`topology`],
 //! [`traffic`] and [`scenario`] at the bottom; [`models`] and [`sim`] above them, side by side;
 //! [`experiment`] (many runs: sweeps, replications, saturation searches, jobs) above those;
-//! the experiment suites [`seed004`] and [`validation`] above it; [`bench`] and the wasm
+//! the experiment suites [`seed004`] and [`validation`] and what the command line reads
+//! ([`command_line`]) above it; [`bench`] and the wasm
 //! bindings at the top.
 
 pub mod bench;
 pub mod broadcast;
+pub mod command_line;
 pub mod experiment;
 pub mod faults;
 pub mod models;

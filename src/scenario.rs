@@ -8,6 +8,7 @@
 pub mod matrix;
 
 use crate::faults::{self, Link, RandomFaults};
+use crate::rng::{fresh_seed, Samplers};
 use serde::Serialize;
 use std::fmt;
 
@@ -408,6 +409,9 @@ pub struct Scenario {
     pub router: RouterOrganisation,
     /// How message lengths vary about their mean `len` (fixed unless a link says otherwise).
     pub lengths: Lengths,
+    /// The generation of the samplers of inter-arrival times and message lengths (`rng=`;
+    /// `1`, inversion, unless a link says otherwise).
+    pub rng: Samplers,
     /// Router delay (`rdelay`): extra cycles a header spends in each router it enters over a
     /// network channel before it can be routed (its pipeline: routing, VC and switch
     /// allocation). 0: routed in the cycle it arrives, as every link before this key.
@@ -480,6 +484,7 @@ impl Default for Scenario {
             ci: 0.02,
             router: RouterOrganisation::default(),
             lengths: Lengths::Fixed,
+            rng: Samplers::Inversion,
             router_delay: 0,
             link_delay: 0,
             credit_delay: 0,
@@ -522,8 +527,12 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci", "router", "lengths", "rdelay", "ldelay", "cdelay", "hot", "hotfrac", "pseed", "matrix",
+    "ci", "router", "lengths", "rng", "rdelay", "ldelay", "cdelay", "hot", "hotfrac", "pseed", "matrix",
 ];
+
+/// The key that gives the offered load in flits/node/cycle instead of `rate`'s
+/// messages/node/cycle; not in [`KEYS`], as the canonical string spells `rate`.
+pub const FLIT_RATE_KEY: &str = "frate";
 
 /// Shows user text in an error on one short line, whatever it holds: at most 40 characters,
 /// control characters escaped.
@@ -593,6 +602,16 @@ fn parse_length(key: &str, value: &str, (lo, hi): (u64, u64)) -> Result<u64, Sce
         .map_err(|_| ScenarioError::new(key, format!("must be an integer from {lo} to {hi} or auto, got {}", quoted(value))))
 }
 
+/// A seed, or `random`: a fresh seed drawn now, which the canonical string then spells, so that
+/// the run reproduces.
+fn parse_seed(key: &str, value: &str) -> Result<u64, ScenarioError> {
+    if value.trim() == "random" {
+        return fresh_seed().map_err(|m| ScenarioError::new(key, m));
+    }
+    parse_int(key, value, (0, u64::MAX))
+        .map_err(|_| ScenarioError::new(key, format!("must be an integer from 0 to {} or random, got {}", u64::MAX, quoted(value))))
+}
+
 fn parse_real(key: &str, value: &str, lo: f64, hi: f64, lo_open: bool) -> Result<f64, ScenarioError> {
     let open = if lo_open { "(" } else { "[" };
     let range = || format!("must be a number in {open}{lo}, {hi}], got {}", quoted(value));
@@ -625,6 +644,10 @@ impl Scenario {
         let (mut vcs_given, mut buf_given, mut mq_given, mut len_given) = (false, false, false, false);
         // Read once the router is known: its injection channels bound the rate.
         let mut rate_text = None;
+        // `frate`: the offered load in flits/node/cycle (BookSim's injection_rate_uses_flits),
+        // read as `rate` = frate / len once the mean length is known. It is input only: the
+        // canonical string spells `rate`, so a link means what it meant.
+        let mut frate_text: Option<String> = None;
         for pair in body.split('&') {
             if pair.trim().is_empty() {
                 continue;
@@ -639,8 +662,15 @@ impl Scenario {
             if key.is_empty() {
                 return Err(ScenarioError::new("", format!("empty key in {}", quoted(pair))));
             }
+            if key == FLIT_RATE_KEY {
+                if frate_text.is_some() {
+                    return Err(ScenarioError::new(key, "given more than once"));
+                }
+                frate_text = Some(percent_decode(key, raw_value)?);
+                continue;
+            }
             let index = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
-                ScenarioError::new(&shown(key), format!("unknown key; the keys are {}", KEYS.join(", ")))
+                ScenarioError::new(&shown(key), format!("unknown key; the keys are {} (and {FLIT_RATE_KEY})", KEYS.join(", ")))
             })?;
             if seen[index] {
                 return Err(ScenarioError::new(key, "given more than once"));
@@ -669,7 +699,7 @@ impl Scenario {
                     buf_given = true;
                 }
                 "beta" => s.beta = parse_real(key, v, 0.0, 1.0, false)?,
-                "seed" => s.seed = parse_int(key, v, (0, u64::MAX))?,
+                "seed" => s.seed = parse_seed(key, v)?,
                 "warmup" => s.warmup = parse_length(key, v, limits::WARMUP)?,
                 "cycles" => s.cycles = parse_length(key, v, limits::CYCLES)?,
                 "unsafe" => s.allow_unsafe = parse_int(key, v, (0u8, 1u8))? == 1,
@@ -695,6 +725,7 @@ impl Scenario {
                 "ci" => s.ci = parse_real(key, v, limits::CI.0, limits::CI.1, true)?,
                 "router" => s.router = RouterOrganisation::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
                 "lengths" => s.lengths = Lengths::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
+                "rng" => s.rng = parse_enum(key, v, Samplers::from_name, Samplers::ALLOWED.to_string())?,
                 "rdelay" => s.router_delay = parse_int(key, v, limits::DELAY)?,
                 "ldelay" => s.link_delay = parse_int(key, v, limits::DELAY)?,
                 "cdelay" => s.credit_delay = parse_int(key, v, limits::DELAY)?,
@@ -728,8 +759,20 @@ impl Scenario {
                 s.len = (lo + hi) / 2;
             }
         }
-        if let Some(text) = rate_text {
-            s.rate = parse_real("rate", &text, 0.0, s.router.injection_channels(s.n) as f64, true)?;
+        let injection_limit = s.router.injection_channels(s.n) as f64;
+        match (rate_text, frate_text) {
+            (Some(_), Some(_)) => {
+                return Err(ScenarioError::new(FLIT_RATE_KEY, "and rate both set the offered load: give one of them"))
+            }
+            (Some(text), None) => s.rate = parse_real("rate", &text, 0.0, injection_limit, true)?,
+            (None, Some(text)) => {
+                let frate = parse_real(FLIT_RATE_KEY, &text, 0.0, injection_limit * s.len as f64, true)?;
+                s.rate = (frate / s.len as f64).min(injection_limit);
+                if s.rate <= 0.0 {
+                    return Err(ScenarioError::new(FLIT_RATE_KEY, format!("{} is too small: frate / len is 0", quoted(&text))));
+                }
+            }
+            (None, None) => {}
         }
         if !vcs_given {
             s.vcs = s.routing.default_vcs(s.n);
@@ -1124,7 +1167,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rdelay={}&ldelay={}&cdelay={}&hot={}&hotfrac={}&pseed={}&matrix={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rng={}&rdelay={}&ldelay={}&cdelay={}&hot={}&hotfrac={}&pseed={}&matrix={}",
             self.k,
             self.n,
             self.routing,
@@ -1149,6 +1192,7 @@ impl Scenario {
             self.ci,
             self.router,
             self.lengths,
+            self.rng,
             self.router_delay,
             self.link_delay,
             self.credit_delay,

@@ -2,7 +2,7 @@
 //!
 //! A pattern is the row `Λ[s]` of a traffic matrix: [`Pattern::destination`] draws from it,
 //! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). Arrival times are
-//! the simulator's concern (Poisson, see `sim`); how long each message is, [`message_length`].
+//! the simulator's concern (Poisson, see `sim`); how long each message is, [`MessageLengths`].
 
 pub(crate) mod lattice;
 mod matching;
@@ -13,7 +13,8 @@ pub use crate::scenario::matrix::TrafficMatrix;
 pub use crate::scenario::{hot_spot_probability, HOT_SPOT_FACTOR};
 pub use worst_case::{worst_case, worst_case_permutation, WORST_CASE_MAX_NODES};
 
-use crate::rng::{Rng, Stream};
+use crate::rng::{GeometricLength, Rng, Samplers, Stream};
+use rand::distr::{Distribution, Uniform};
 use crate::scenario::{limits, Lengths, Scenario, ScenarioError, TrafficKind};
 use crate::topology::{Node, Torus};
 
@@ -173,14 +174,37 @@ fn hot_spots(torus: &Torus) -> [Node; HOT_SPOTS] {
     [centre, torus.neighbour(centre, 0), torus.neighbour(centre, 1), torus.neighbour(centre, 2), torus.neighbour(centre, 3)]
 }
 
-/// The length in flits of a new message under `lengths` with mean `mean` (`len`): the one
-/// sampler of message lengths. Fixed lengths draw nothing, so fixed-length runs are unchanged.
-#[inline(always)]
-pub fn message_length(lengths: Lengths, mean: u32, rng: &mut Rng) -> u32 {
-    match lengths {
-        Lengths::Fixed => mean,
-        Lengths::Uniform { lo, hi } => lo + rng.below(hi - lo + 1),
-        Lengths::Geometric => rng.geometric(mean as f64, limits::LEN.1),
+/// The lengths in flits of new messages under `lengths=` with mean `len`: the one sampler of
+/// message lengths. Fixed lengths draw nothing, so fixed-length runs are unchanged.
+#[derive(Clone, Copy, Debug)]
+pub enum MessageLengths {
+    Fixed(u32),
+    Uniform(Uniform<u32>),
+    Geometric(GeometricLength),
+}
+
+impl MessageLengths {
+    pub fn new(lengths: Lengths, mean: u32, samplers: Samplers) -> MessageLengths {
+        match lengths {
+            Lengths::Fixed => MessageLengths::Fixed(mean),
+            Lengths::Uniform { lo, hi } => Uniform::new_inclusive(lo, hi).map_or(MessageLengths::Fixed(lo), MessageLengths::Uniform),
+            Lengths::Geometric => MessageLengths::Geometric(GeometricLength::new(mean as f64, limits::LEN.1, samplers)),
+        }
+    }
+
+    pub fn is_fixed(&self) -> bool {
+        matches!(self, MessageLengths::Fixed(_))
+    }
+}
+
+impl Distribution<u32> for MessageLengths {
+    #[inline]
+    fn sample<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        match self {
+            MessageLengths::Fixed(len) => *len,
+            MessageLengths::Uniform(uniform) => uniform.sample(rng),
+            MessageLengths::Geometric(geometric) => geometric.sample(rng),
+        }
     }
 }
 
@@ -201,17 +225,31 @@ mod tests {
 
     #[test]
     fn message_lengths_follow_their_distribution() {
-        let mut rng = Rng::new(9, Stream::Lengths);
-        assert!((0..100).all(|_| message_length(Lengths::Fixed, 12, &mut rng) == 12));
-        let mut counts = [0u32; 25];
-        for _ in 0..80_000 {
-            counts[message_length(Lengths::Uniform { lo: 4, hi: 20 }, 12, &mut rng) as usize] += 1;
+        for samplers in [Samplers::Inversion, Samplers::RandDistr] {
+            let mut rng = Rng::new(9, Stream::Lengths);
+            let fixed = MessageLengths::new(Lengths::Fixed, 12, samplers);
+            assert!(fixed.is_fixed() && (0..100).all(|_| fixed.sample(&mut rng) == 12));
+            let uniform = MessageLengths::new(Lengths::Uniform { lo: 4, hi: 20 }, 12, samplers);
+            let mut counts = [0u32; 25];
+            for _ in 0..80_000 {
+                counts[uniform.sample(&mut rng) as usize] += 1;
+            }
+            assert!(counts[..4].iter().chain(&counts[21..]).all(|&c| c == 0), "{counts:?}");
+            assert!(counts[4..=20].iter().all(|&c| (4_300..5_100).contains(&c)), "uniform over 4..=20: {counts:?}");
+            let geometric = MessageLengths::new(Lengths::Geometric, 12, samplers);
+            let draws: Vec<u32> = (0..100_000).map(|_| geometric.sample(&mut rng)).collect();
+            let mean = draws.iter().sum::<u32>() as f64 / draws.len() as f64;
+            assert!((mean - 12.0).abs() < 0.15, "{samplers:?}: geometric mean {mean}");
         }
-        assert!(counts[..4].iter().chain(&counts[21..]).all(|&c| c == 0), "{counts:?}");
-        assert!(counts[4..=20].iter().all(|&c| (4_300..5_100).contains(&c)), "uniform over 4..=20: {counts:?}");
-        let draws: Vec<u32> = (0..100_000).map(|_| message_length(Lengths::Geometric, 12, &mut rng)).collect();
-        let mean = draws.iter().sum::<u32>() as f64 / draws.len() as f64;
-        assert!((mean - 12.0).abs() < 0.15, "geometric mean {mean}");
+    }
+
+    /// `lengths=uniform:A-B` drew `A + below(B - A + 1)` before `rand`'s `Uniform` replaced it:
+    /// the same draws.
+    #[test]
+    fn uniform_lengths_are_the_draws_of_earlier_links() {
+        let uniform = MessageLengths::new(Lengths::Uniform { lo: 3, hi: 40 }, 21, Samplers::Inversion);
+        let (mut a, mut b) = (Rng::new(4, Stream::Lengths), Rng::new(4, Stream::Lengths));
+        assert!((0..10_000).all(|_| uniform.sample(&mut a) == 3 + b.below(38)));
     }
 
     fn pattern(traffic: TrafficKind, k: u32, n: u32) -> (Pattern, Torus) {

@@ -5,6 +5,7 @@
 
 use crate::broadcast;
 use crate::models;
+use crate::rng::{self, Samplers};
 use crate::scenario::{limits, RouterOrganisation, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
 use crate::sim::{self, Simulation, VcSnapshot};
 use serde::Serialize;
@@ -25,6 +26,13 @@ pub fn canonical(input: &str) -> Result<String, JsError> {
 }
 
 /// The default scenario, canonical.
+/// A fresh seed from the browser's entropy (getrandom's `crypto.getRandomValues` backend), as
+/// decimal text: the page's New seed, by the code `seed=random` runs in the CLI.
+#[wasm_bindgen]
+pub fn fresh_seed() -> Result<String, JsError> {
+    rng::fresh_seed().map(|seed| seed.to_string()).map_err(|e| JsError::new(&e))
+}
+
 #[wasm_bindgen]
 pub fn default_scenario() -> String {
     Scenario::default().canonical()
@@ -38,6 +46,8 @@ struct Schema {
     traffic: Vec<&'static str>,
     /// The router organisations offered by name (any other combination a link names is valid).
     router: Vec<String>,
+    /// The generations of the samplers (`rng=`).
+    rng: Vec<String>,
     k: (u32, u32),
     n: (u32, u32),
     len: (u32, u32),
@@ -63,6 +73,7 @@ pub fn scenario_schema() -> String {
         switching: Switching::ALL.iter().map(|s| s.name()).collect(),
         traffic: TrafficKind::ALL.iter().map(|t| t.name()).collect(),
         router: RouterOrganisation::OFFERED.iter().map(|r| r.name()).collect(),
+        rng: [Samplers::Inversion, Samplers::RandDistr].iter().map(|v| v.to_string()).collect(),
         k: limits::K,
         n: limits::N,
         len: limits::LEN,

@@ -87,6 +87,14 @@ fn bad_input_exits_2_with_one_line() {
         vec!["saturation", "k=4", "--range", "0.2:0.1"],
         vec!["saturation", "k=4", "--range", "0.1"],
         vec!["saturation", "k=4&routing=dor&vcs=1&unsafe=1&n=3&k=64"],
+        vec!["run", "k=4", "rate=0.01", "k=8&k=4"],
+        vec!["run", "k=4", "dor"],
+        vec!["run", "@/nonexistent/scenario.txt"],
+        vec!["sweep", "k=4", "--rates", "0.01,,0.02"],
+        vec!["sweep", "k=4", "--rates", "0.01,2"],
+        vec!["help", "run", "sweep"],
+        vec!["bench", "extra"],
+        vec!["model"],
     ] {
         let (code, out, err) = torus(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -300,4 +308,87 @@ fn warmup_0_warns_and_auto_lengths_say_what_ended_them() {
     assert_eq!((v["warmup_stop"].as_str(), v["window_stop"].as_str()), (Some("settled"), Some("target")));
     let relative = v["latency_ci95"].as_f64().unwrap() / v["latency_mean"].as_f64().unwrap();
     assert!(relative <= 0.06 && v["window_cycles"].as_u64().unwrap() >= 10_000, "{v}");
+}
+
+/// The JSON of a run without its wall time, which is the one field that differs between runs.
+fn without_wall_time(out: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v.as_object_mut().unwrap().remove("wall_seconds").expect("a wall time");
+    v
+}
+
+#[test]
+fn separate_key_value_arguments_and_a_scenario_file_run_as_the_quoted_string() {
+    let quoted = "k=4&routing=duato&traffic=tornado&rate=0.02&len=4&seed=3&warmup=100&cycles=1000";
+    let (code, out, err) = torus(&["run", quoted]);
+    assert_eq!(code, 0, "{err}");
+    let expected = without_wall_time(&out);
+    let separate = ["k=4", "routing=duato", "traffic=tornado", "rate=0.02", "len=4", "seed=3", "warmup=100", "cycles=1000"];
+    let (code, out, err) = torus(&[&["run"][..], &separate].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(without_wall_time(&out), expected);
+    // Mixed: a quoted string, and a later key that replaces its own.
+    let (_, out, _) = torus(&["run", "k=4&routing=duato&traffic=tornado&rate=0.5&len=4", "seed=3", "warmup=100", "cycles=1000", "rate=0.02"]);
+    assert_eq!(without_wall_time(&out), expected);
+    // A file: one key a line, comments, and a key on the command line after it.
+    let file = std::env::temp_dir().join(format!("torus-scenario-{}.txt", std::process::id()));
+    std::fs::write(&file, "# tornado on a 4-ary 2-cube\nk=4\nrouting=duato   # Duato's protocol\n\ntraffic=tornado\nrate=0.05\nlen=4\nseed=3\nwarmup=100&cycles=1000\n").unwrap();
+    let (code, out, err) = torus(&["run", &format!("@{}", file.display()), "rate=0.02"]);
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(without_wall_time(&out), expected);
+    // The model reads the same forms.
+    let (_, quoted_model, _) = torus(&["model", "k=8&routing=nbc&rate=0.005"]);
+    let (_, separate_model, _) = torus(&["model", "k=8", "routing=nbc", "rate=0.005"]);
+    assert_eq!(quoted_model, separate_model);
+}
+
+#[test]
+fn help_on_every_command_and_the_version() {
+    let (code, overview, _) = torus(&["help"]);
+    assert_eq!(code, 0);
+    for command in ["run", "sweep", "saturation", "model", "bench", "validate", "experiment", "coverage", "help"] {
+        let (code, help, err) = torus(&["help", command]);
+        assert_eq!(code, 0, "{command}: {err}");
+        assert!(help.starts_with(&format!("torus {command} ")), "{command}: {help}");
+        assert!(overview.contains(&format!("torus {command} ")), "the overview lists {command}");
+        let (code, flag, _) = torus(&[command, "--help"]);
+        assert_eq!((code, &flag), (0, &help), "{command} --help");
+        let (code, flag, _) = torus(&[command, "-h"]);
+        assert_eq!((code, &flag), (0, &help), "{command} -h");
+    }
+    // A scenario command's help says how to give a scenario.
+    let (_, help, _) = torus(&["run", "k=4", "--help"]);
+    assert!(help.contains("separate arguments") && help.contains("@FILE") && help.contains("frate"), "{help}");
+    let (code, version, _) = torus(&["--version"]);
+    assert_eq!((code, version.trim()), (0, concat!("torus ", env!("CARGO_PKG_VERSION"))));
+    let (code, _, err) = torus(&["help", "frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command `frobnicate`"), "{err}");
+}
+
+#[test]
+fn sweep_rates_as_a_list_and_as_the_decimals_typed() {
+    let s = "k=4&len=4&warmup=100&cycles=500";
+    let rates = |spec: &str| -> Vec<String> {
+        let (code, out, err) = torus(&["sweep", s, "--rates", spec]);
+        assert_eq!(code, 0, "{err}");
+        out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["rate"].to_string()).collect()
+    };
+    assert_eq!(rates("0.005:0.035:7"), ["0.005", "0.01", "0.015", "0.02", "0.025", "0.03", "0.035"]);
+    assert_eq!(rates("0.03,0.01,0.02"), ["0.03", "0.01", "0.02"]);
+    // Each point's scenario spells its rate as typed.
+    let (_, out, _) = torus(&["sweep", s, "--rates", "0.005:0.035:7"]);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert!(last["scenario"].as_str().unwrap().contains("&rate=0.035&"), "{last}");
+}
+
+#[test]
+fn frate_is_a_rate_in_flits() {
+    let (_, in_flits, _) = torus(&["run", "k=4", "len=4", "frate=0.08", "warmup=100", "cycles=1000"]);
+    let (_, in_messages, _) = torus(&["run", "k=4", "len=4", "rate=0.02", "warmup=100", "cycles=1000"]);
+    assert_eq!(without_wall_time(&in_flits), without_wall_time(&in_messages));
+    let (code, _, err) = torus(&["run", "k=4", "rate=0.02", "frate=0.08"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("frate") && err.contains("give one of them"), "{err}");
 }

@@ -19,6 +19,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use rand::Rng as _;
 use torus_explorer::rng::{Rng, Stream};
 use torus_explorer::scenario::{limits, RoutingKind, Switching, TrafficKind, KEYS};
 
@@ -134,7 +135,7 @@ impl Generator {
             14 | 15 if !used.is_empty() => used[self.below(used.len())].clone(),
             _ => self
                 .pick(&[
-                    "", " ", "K", "k ", " k", "%6B", "%6b", "colour", "ｋ", "k\u{0}", "%", "%ZZ", "%FF", "é", "=", "%26",
+                    "", " ", "K", "k ", " k", "%6B", "%6b", "colour", "frate", "frate", "ｋ", "k\u{0}", "%", "%ZZ", "%FF", "é", "=", "%26",
                     "rate%00", "+", "routing+", "<b>", "\u{202e}k", "k\nn",
                 ])
                 .to_string(),
@@ -157,9 +158,10 @@ impl Generator {
             "warmup" | "cycles" if self.below(4) == 0 => self.name(vec!["auto"]),
             "warmup" => self.integer(limits::WARMUP.0, limits::WARMUP.1),
             "cycles" => self.integer(limits::CYCLES.0, limits::CYCLES.1),
+            "seed" if self.below(8) == 0 => self.name(vec!["random"]),
             "seed" => self.integer(0, u64::MAX),
             "unsafe" => self.integer(0, 1),
-            "rate" | "beta" | "ci" => self.real(),
+            "rate" | "frate" | "beta" | "ci" => self.real(),
             "routing" => self.name(RoutingKind::ALL.iter().map(|r| r.name()).collect()),
             "switching" => self.name(Switching::ALL.iter().map(|s| s.name()).collect()),
             "traffic" => self.name(TrafficKind::ALL.iter().map(|t| t.name()).collect()),
@@ -173,6 +175,8 @@ impl Generator {
             },
             "router" => self.router(),
             "lengths" => self.lengths(),
+            "rng" if self.below(3) == 0 => self.integer(0, 3),
+            "rng" => self.name(vec!["1", "2"]),
             "rdelay" | "ldelay" | "cdelay" => self.integer(limits::DELAY.0 as u64, limits::DELAY.1 as u64),
             "hot" => self.list(|g| g.integer(0, 70_000)),
             "hotfrac" if self.below(3) == 0 => self.name(vec!["auto"]),

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("experiment", 2),
     ("seed004", 3),
     ("validation", 3),
+    ("command_line", 3),
     ("bench", 4),
     ("wasm", 4),
 ];

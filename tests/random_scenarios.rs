@@ -9,6 +9,7 @@
 #[path = "support/wait_for.rs"]
 mod wait_for;
 
+use rand::Rng as _;
 use torus_explorer::rng::{Rng, Stream};
 use torus_explorer::scenario::RoutingKind;
 use torus_explorer::sim::Simulation;

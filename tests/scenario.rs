@@ -50,7 +50,7 @@ fn defaults_follow_the_spec() {
     assert!(!s.warmup_auto() && !s.cycles_auto() && s.ci == 0.02);
     let auto = Scenario::parse("warmup=auto&cycles=auto").unwrap();
     assert!(auto.warmup_auto() && auto.cycles_auto());
-    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed&rdelay=0&ldelay=0&cdelay=0&hot=&hotfrac=auto&pseed=auto&matrix="));
+    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed&rng=1&rdelay=0&ldelay=0&cdelay=0&hot=&hotfrac=auto&pseed=auto&matrix="));
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
@@ -149,6 +149,12 @@ fn bad_inputs_name_their_key() {
         ("rate=2", "rate", "(0, 1]"),
         ("router=wide&rate=4.5", "rate", "(0, 4]"),
         ("router=wide&n=3&k=4&rate=7", "rate", "(0, 6]"),
+        ("frate=0.2&rate=0.01", "frate", "give one of them"),
+        ("frate=0.1&frate=0.2", "frate", "more than once"),
+        ("frate=0", "frate", "(0, 16]"),
+        ("frate=17", "frate", "(0, 16]"),
+        ("len=4&frate=x", "frate", "(0, 4]"),
+        ("frate=5e-324", "frate", "too small"),
         ("router=fast", "router", "maxmatch, damq, speedup2, wide"),
         ("router=damq++wide", "router", "got ``"),
         ("router=damq+damq", "router", "twice"),
@@ -174,6 +180,18 @@ fn bad_inputs_name_their_key() {
     }
     let long = "k=8&".repeat(2000);
     assert!(Scenario::parse(&long).unwrap_err().to_string().contains("bytes long"));
+}
+
+#[test]
+fn frate_gives_the_offered_load_in_flits_and_the_canonical_string_spells_rate() {
+    let s = Scenario::parse("len=16&frate=0.2").unwrap();
+    assert_eq!(s.rate, 0.2 / 16.0);
+    assert_eq!(s, Scenario::parse("rate=0.0125&len=16").unwrap());
+    assert!(s.canonical().contains("&rate=0.0125&") && !s.canonical().contains("frate"));
+    // The mean length, wherever `len` is given, and under a length distribution.
+    assert_eq!(Scenario::parse("frate=0.5&len=4").unwrap().rate, 0.125);
+    assert_eq!(Scenario::parse("frate=0.24&lengths=uniform:4-20").unwrap().rate, 0.24 / 12.0);
+    assert_eq!(Scenario::parse("frate=0.1&lengths=geometric&len=8&routing=adaptive").unwrap().offered_flits(), 0.1);
 }
 
 /// Random strings built from scenario-like pieces never panic, and whatever parses round-trips.

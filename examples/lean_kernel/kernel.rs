@@ -11,7 +11,8 @@
 //! ("A lower bound").
 
 use std::collections::VecDeque;
-use torus_explorer::rng::{Rng, Stream};
+use rand::distr::Distribution;
+use torus_explorer::rng::{Exponential, Rng, Samplers, Stream};
 use torus_explorer::sim::Table;
 use torus_explorer::topology::Torus;
 
@@ -44,7 +45,7 @@ struct Message {
 }
 
 pub struct LeanDor {
-    rate: f64,
+    interarrival: Exponential,
     traffic_rng: Rng,
     routing_rng: Rng,
     cycle: u64,
@@ -88,7 +89,8 @@ impl LeanDor {
         // dimension d); only the cycle loop is the kernel's own.
         let torus = Torus::new(K, 2);
         let mut traffic_rng = Rng::new(seed, Stream::Traffic);
-        let next_arrival: Vec<f64> = (0..NODES).map(|_| traffic_rng.exponential(rate)).collect();
+        let interarrival = Exponential::new(rate, Samplers::Inversion);
+        let next_arrival: Vec<f64> = (0..NODES).map(|_| interarrival.sample(&mut traffic_rng)).collect();
         let mut router_of = vec![0; ALL_VCS];
         let mut local_of = vec![0; ALL_VCS];
         let mut input_vcs = vec![0; (NODES * LOCALS) as usize];
@@ -111,7 +113,7 @@ impl LeanDor {
         let port_of: Vec<u8> = (0..ALL_VCS as u32).map(|vc| if vc < NETWORK_VCS { (vc / VCS % PORTS) as u8 } else { PORTS as u8 }).collect();
         let wrap: Vec<u8> = (0..NODES * PORTS).map(|channel| torus.is_wrap_channel(channel / PORTS, channel % PORTS) as u8).collect();
         LeanDor {
-            rate,
+            interarrival,
             traffic_rng,
             routing_rng: Rng::new(seed, Stream::Routing),
             cycle: 0,
@@ -171,7 +173,7 @@ impl LeanDor {
         let now = self.cycle;
         for u in 0..NODES {
             while self.next_arrival[u as usize] < (now + 1) as f64 {
-                self.next_arrival[u as usize] += self.traffic_rng.exponential(self.rate);
+                self.next_arrival[u as usize] += self.interarrival.sample(&mut self.traffic_rng);
                 let d = self.traffic_rng.below(NODES - 1);
                 let dest = if d >= u { d + 1 } else { d };
                 let mut m = Message { id: self.next_id, generated: now, ..Message::default() };

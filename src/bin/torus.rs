@@ -9,23 +9,24 @@ use torus_explorer::experiment;
 use torus_explorer::experiment::faults as fault_experiment;
 use torus_explorer::sim::Simulation;
 use torus_explorer::validation;
-use torus_explorer::{seed004, RoutingKind, Scenario};
+use torus_explorer::{command_line, seed004, RoutingKind, Scenario};
 
 /// The experiment of faulty links, beside seed 004's.
 const FAULTS: &str = "faults";
 
 const USAGE: &str = "usage:
-  torus run \"<scenario>\" [--seeds N]     simulate; one JSON object of statistics
+  torus run <scenario> [--seeds N]       simulate; one JSON object of statistics
   torus run --batch [--part I/N]         run the job lines on stdin (from --plan), all of them
                                          or every N-th from the I-th (0 <= I < N); one JSON
                                          line per job: its id and result, or an error
-  torus sweep \"<scenario>\" --rates a:b:n [--seeds N] [--stop-at-saturation]
-                                         one JSON line per rate (n rates from a to b);
-                                         --stop-at-saturation: none after the first saturated
-  torus saturation \"<scenario>\" [--criterion source-shortfall|accepted|latency]
+  torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation]
+                                         one JSON line per rate (n rates from a to b, or the
+                                         listed ones); --stop-at-saturation: none after the
+                                         first saturated
+  torus saturation <scenario> [--criterion source-shortfall|accepted|latency]
         [--latency-threshold CYCLES] [--tolerance F] [--range a:b] [--seeds N]
                                          saturation throughput by bisection on the rate
-  torus model \"<scenario>\"               the applicable analytical model and the throughput bound
+  torus model <scenario>                 the applicable analytical model and the throughput bound
   torus bench [--json] [--cycles N] [--scaling [--svg DIR]] [--scenario \"<scenario>\"] [--models]
                                          simulator speed on fixed scenarios (--scaling: cost
                                          against network size and load, --svg: its two curves
@@ -47,7 +48,8 @@ const USAGE: &str = "usage:
   torus coverage [--seeds N] [--out DIR] how often the within-run 95 % interval covers the mean
                                          of N seeds (default 300): DIR/coverage.md and .csv
                                          (DIR defaults to docs)
-  torus help                             this text
+  torus help [<command>]                 this text, or one command's (also: torus <command> --help)
+  torus --version                        the tool's version
 
 sweep, saturation, validate and experiment take --plan: print their runs as job lines, one
 self-contained JSON job per line, and run nothing; and --collect FILE... (last; - for stdin):
@@ -57,13 +59,94 @@ number of files. docs/cluster.md: GNU parallel, ssh and Slurm.
 --seeds N runs N replications, seeded from the scenario's seed (the first is the scenario's
 own), and adds each one's result and the mean and 95 % confidence interval across them.
 run, sweep, saturation, validate, experiment and coverage take --threads N: worker threads (default: one
-per core); the results are the same for every N, only the wall time changes.
+per core); the results are the same for every N, only the wall time changes.";
 
-A scenario is key=value pairs joined by '&', e.g.
-  \"k=8&routing=dor&traffic=tornado&rate=0.02&len=16&seed=7\"
+/// How a scenario is given, the end of the overview and of every scenario command's help.
+const SCENARIO: &str = "A scenario is key=value pairs, given in any of three forms, which mix:
+  one quoted string joined by '&'  torus run \"k=8&routing=dor&traffic=tornado&rate=0.02\"
+  separate arguments, no quotes    torus run k=8 routing=dor traffic=tornado rate=0.02
+  @FILE: one key=value a line      torus run @goal.txt rate=0.02     ('#' starts a comment)
+A key given again in a later argument replaces the earlier one. Unquoted, a '&' ends the command
+for the shell, which runs `torus run k=8` in the background with the other keys lost: quote the
+string, or separate the keys with spaces.
 keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq qcap
-      flinks fnodes frandom misroute ci
-(warmup=auto and cycles=auto decide the warm-up and the window as the run goes)";
+      flinks fnodes frandom misroute ci router lengths
+(warmup=auto and cycles=auto decide the warm-up and the window as the run goes; rate is in
+messages/node/cycle, or give frate, the offered load in flits/node/cycle: frate=0.2 with len=16
+is rate=0.0125, and the scenario string the tool prints spells rate)";
+
+/// `torus help <command>` and `torus <command> --help`.
+fn command_help(command: &str) -> Option<String> {
+    let text = match command {
+        "run" => "torus run <scenario> [--seeds N] [--threads N]
+  Simulates the scenario: warm-up, measurement window, drain of the messages generated in the
+  window. Prints one JSON object: the scenario, its latency (mean and 95 % interval), its
+  throughput (offered and accepted, flits/node/cycle), whether it saturated or deadlocked, and
+  the measured quantities the models use.
+  --seeds N    N replications (seeds derived from the scenario's); adds each one's result and
+               the mean and 95 % interval across them
+  --threads N  worker threads for the replications (default: one per core)
+
+torus run --batch [--part I/N] [--threads N]
+  Runs the job lines on standard input (from --plan; docs/cluster.md), every N-th from the I-th
+  with --part; prints one JSON line per job.",
+        "sweep" => "torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation] [--threads N]
+        [--plan | --collect FILE...]
+  One simulation per rate, one JSON line each: the fields of `torus run`, the rate, and the
+  latency the analytical models predict at it (model_latency, channel_queue_latency).
+  --rates a:b:n   n rates from a to b (messages/node/cycle), as the decimals typed: 0.005:0.035:7
+                  gives 0.005, 0.01, .., 0.035
+  --rates r1,r2   the rates listed, in that order: 0.01,0.02,0.05
+  --stop-at-saturation  no rate after the first saturated one
+  --seeds N       N replications per rate",
+        "saturation" => "torus saturation <scenario> [--criterion source-shortfall|accepted|latency]
+        [--latency-threshold CYCLES] [--tolerance F] [--range a:b] [--seeds N] [--threads N]
+        [--plan | --collect FILE...]
+  The saturation throughput, by bisection on the rate. One JSON object.
+  --criterion          source-shortfall (default: no source more than 5 % behind its offered
+                       load), accepted (accepted at least 95 % of offered), latency (mean latency
+                       at most --latency-threshold, default 500 cycles)
+  --tolerance F        stop when the bracket is this fraction of the rate (default 0.01)
+  --range a:b          search rates from a to b (default up to the injection limit)
+  docs/statistics.md says what each criterion measures.",
+        "model" => "torus model <scenario>
+  The analytical model that applies to the scenario (a paper's, else the channel-queue model,
+  or why none does): latency, saturation rate and intermediate quantities at the scenario's
+  rate, the channel-load bound, and the channel-queue model's prediction. One JSON object.
+  docs/models/README.md describes every model.",
+        "bench" => "torus bench [--json] [--cycles N] [--scaling [--svg DIR]] [--scenario \"<scenario>\"] [--models]
+  Times the simulator on fixed scenarios: cycles per second, ns per flit-hop, ns per cycle.
+  --json        one JSON object per scenario
+  --cycles N    cycles to time (default 200000)
+  --scaling     cost against network size and load; --svg DIR plots its two curves
+  --scenario S  time this scenario only
+  --models      time a 100-point curve of each analytical model instead",
+        "validate" => "torus validate [--quick] [--channel-queue] [--out DIR] [--threads N] [--plan | --collect FILE...]
+  Every paper's model against the simulator on the paper's set-ups: DIR/validation.md and
+  DIR/validation/*.svg (DIR defaults to docs), then the channel-queue model over every routing
+  and pattern: DIR/validation/channel-queue.md (--channel-queue: only that). --quick runs
+  shortened. DIR must be writable: it is checked before the first simulation.",
+        "experiment" => "torus experiment <saturation|permutations|histograms|stability|faults|router|all>
+        [--quick] [--permutations N] [--routings a,b,..] [--out DIR] [--threads N] [--plan | --collect FILE...]
+  The experiments of Singh et al. 2003 (GOAL), each written as DIR/<name>.csv and DIR/<name>.md
+  (DIR defaults to docs/experiments; it must be writable: it is checked before the first
+  simulation). faults: latency and delivered throughput against random link faults.
+  --quick           shortened runs
+  --permutations N  random permutations of the permutations experiment
+  --routings a,b    only these routing algorithms",
+        "coverage" => "torus coverage [--seeds N] [--out DIR] [--threads N]
+  How often the within-run 95 % interval covers the mean of N seeds (default 300):
+  DIR/coverage.md and DIR/coverage.csv (DIR defaults to docs).",
+        "help" => "torus help [<command>]
+  The overview of every command, or one command's help (also: torus <command> --help).",
+        _ => return None,
+    };
+    let scenario = ["run", "sweep", "saturation", "model"].contains(&command);
+    Some(if scenario { format!("{text}\n\n{SCENARIO}") } else { text.to_string() })
+}
+
+/// The commands, in the order the overview gives them.
+const COMMANDS: &[&str] = &["run", "sweep", "saturation", "model", "bench", "validate", "experiment", "coverage", "help"];
 
 /// Prints one line on stdout. A reader that has gone (`torus bench | head -1`) ends the
 /// program quietly, as a closed pipe ends other command-line tools, instead of a panic.
@@ -100,14 +183,27 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("reports serialise")
 }
 
-fn scenario_arg(args: &[String]) -> Result<Scenario, Fail> {
-    let text = args.get(1).ok_or_else(|| Fail(format!("`{}` needs a scenario string; see `torus help`", args[0])))?;
-    Ok(Scenario::parse(text)?)
+/// The scenario of a command, from its positional arguments: quoted strings, `key=value`
+/// arguments and `@file`s ([`command_line::scenario_text`]).
+fn scenario_arg(command: &str, positional: &[&str]) -> Result<Scenario, Fail> {
+    if positional.is_empty() {
+        return Err(Fail(format!(
+            "`{command}` needs a scenario: a quoted string, key=value arguments or @FILE (\"\" for the defaults); see `torus help {command}`"
+        )));
+    }
+    let text = command_line::scenario_text(positional, |path| std::fs::read_to_string(path).map_err(|e| e.to_string()))?;
+    if command_line::started_in_background() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        eprintln!(
+            "torus: warning: started in the background with the scenario `{text}`: if you typed it without quotes, the \
+             shell cut it at the first '&' and dropped the rest; quote it or give its keys as separate arguments (k=8 routing=dor)"
+        );
+    }
+    Ok(Scenario::parse(&text)?)
 }
 
 /// The scenario of a command that simulates it, its warnings printed on stderr.
-fn simulated_scenario_arg(args: &[String]) -> Result<Scenario, Fail> {
-    let s = scenario_arg(args)?;
+fn simulated_scenario_arg(command: &str, positional: &[&str]) -> Result<Scenario, Fail> {
+    let s = scenario_arg(command, positional)?;
     for warning in s.warnings() {
         eprintln!("torus: warning: {warning}");
     }
@@ -122,17 +218,33 @@ fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, Fail> {
     }
 }
 
-fn reject_unknown(args: &[String], allowed: &[&str], skip_positional: usize) -> Result<(), Fail> {
-    let mut i = skip_positional;
+/// The positional arguments of a command (after its name), every option checked against
+/// `allowed` (a trailing `=` marks one that takes a value, which is skipped).
+fn positional<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<&'a str>, Fail> {
+    let mut found = Vec::new();
+    let mut i = 1;
     while i < args.len() {
         let a = args[i].as_str();
+        if !a.starts_with('-') || a.len() < 2 {
+            found.push(a);
+            i += 1;
+            continue;
+        }
         match allowed.iter().find(|o| o.trim_end_matches('=') == a) {
             Some(o) if o.ends_with('=') => i += 2,
             Some(_) => i += 1,
-            None => return Err(Fail(format!("unexpected argument `{a}` for `{}`; see `torus help`", args[0]))),
+            None => return Err(Fail(format!("unexpected argument `{a}` for `{}`; see `torus help {}`", args[0], args[0]))),
         }
     }
-    Ok(())
+    Ok(found)
+}
+
+/// Checks that a command given no positional arguments has none.
+fn no_positional(args: &[String], allowed: &[&str]) -> Result<(), Fail> {
+    match positional(args, allowed)?.first() {
+        Some(a) => Err(Fail(format!("unexpected argument `{a}` for `{}`; see `torus help {}`", args[0], args[0]))),
+        None => Ok(()),
+    }
 }
 
 /// `--seeds N`: replications, 1 when not given.
@@ -203,12 +315,16 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
     let Some(command) = args.first() else {
         return Err(Fail(USAGE.lines().next().unwrap_or_default().to_string() + "; see `torus help`"));
     };
+    if COMMANDS.contains(&command.as_str()) && args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        out!("{}", command_help(command).unwrap_or_default());
+        return Ok(());
+    }
     match command.as_str() {
         "run" if args.iter().any(|a| a == "--batch") => batch(args)?,
         "run" => {
-            reject_unknown(args, &["--seeds=", "--threads="], 2)?;
+            let scenario = positional(args, &["--seeds=", "--threads="])?;
             threads_option(args)?;
-            let s = simulated_scenario_arg(args)?;
+            let s = simulated_scenario_arg(command, &scenario)?;
             let seeds = seeds_option(args)?;
             let start = Instant::now();
             let mut value = if seeds == 1 {
@@ -222,12 +338,12 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "sweep" => {
             let (args, mode) = split_mode(args)?;
-            reject_unknown(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan"], 2)?;
+            let scenario = positional(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan"])?;
             threads_option(args)?;
-            let s = simulated_scenario_arg(args)?;
+            let s = simulated_scenario_arg(command, &scenario)?;
             let seeds = seeds_option(args)?;
-            let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n".into()))?;
-            let rates = parse_rates(spec)?;
+            let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n or a list r1,r2,..; see `torus help sweep`".into()))?;
+            let rates = command_line::parse_rates(spec)?;
             let stop = args.iter().any(|a| a == "--stop-at-saturation");
             Simulation::new(&s)?;
             let curves = torus_explorer::models::curves(&s, &rates);
@@ -254,19 +370,18 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
         }
         "model" => {
-            reject_unknown(args, &[], 2)?;
-            let s = scenario_arg(args)?;
+            let scenario = positional(args, &[])?;
+            let s = scenario_arg(command, &scenario)?;
             out!("{}", json(&torus_explorer::models::report(&s)));
         }
         "saturation" => {
             let (args, mode) = split_mode(args)?;
-            reject_unknown(
+            let scenario = positional(
                 args,
                 &["--threads=", "--seeds=", "--criterion=", "--latency-threshold=", "--tolerance=", "--range=", "--plan"],
-                2,
             )?;
             threads_option(args)?;
-            let s = simulated_scenario_arg(args)?;
+            let s = simulated_scenario_arg(command, &scenario)?;
             let seeds = seeds_option(args)?;
             let options = search_options(args)?;
             Simulation::new(&s)?;
@@ -282,7 +397,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
         }
         "bench" => {
-            reject_unknown(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg=", "--models"], 1)?;
+            no_positional(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg=", "--models"])?;
             if args.iter().any(|a| a == "--models") {
                 if let Some(other) = args.iter().find(|a| ["--cycles", "--scaling", "--scenario", "--svg"].contains(&a.as_str())) {
                     return Err(Fail(format!("--models times the analytical models only; it does not take {other}")));
@@ -330,7 +445,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "validate" => {
             let (args, mode) = split_mode(args)?;
-            reject_unknown(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue"], 1)?;
+            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue"])?;
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
@@ -338,14 +453,19 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "experiment" => experiment_command(args)?,
         "coverage" => coverage_command(args)?,
-        "help" | "--help" | "-h" => out!("{USAGE}"),
-        other => {
-            return Err(Fail(format!(
-                "unknown command `{other}`; commands: run, sweep, saturation, model, bench, validate, experiment, coverage, help"
-            )))
-        }
+        "help" | "--help" | "-h" => match positional(args, &[])?.as_slice() {
+            [] => out!("{USAGE}\n\n{SCENARIO}"),
+            [name] => out!("{}", command_help(name).ok_or_else(|| unknown_command(name))?),
+            [_, extra, ..] => return Err(Fail(format!("unexpected argument `{extra}` for `help`; see `torus help`"))),
+        },
+        "--version" | "-V" => out!("torus {}", env!("CARGO_PKG_VERSION")),
+        other => return Err(unknown_command(other)),
     }
     Ok(())
+}
+
+fn unknown_command(name: &str) -> Fail {
+    Fail(format!("unknown command `{name}`; commands: {}; see `torus help`", COMMANDS.join(", ")))
 }
 
 /// `torus bench --models`: the time of a 100-point curve of each analytical model.
@@ -375,9 +495,13 @@ fn bench_models(as_json: bool) -> Result<(), Fail> {
 /// runs seed 004's experiments, writes DIR/<name>.csv and DIR/<name>.md, progress on stderr.
 fn experiment_command(args: &[String]) -> Result<(), Fail> {
     let (args, mode) = split_mode(args)?;
-    reject_unknown(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads=", "--plan"], 2)?;
+    let named = positional(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads=", "--plan"])?;
     threads_option(args)?;
-    let which = args.get(1).map(String::as_str).ok_or_else(|| Fail("`experiment` needs a name or `all`; see `torus help`".into()))?;
+    let which = match named.as_slice() {
+        [which] => *which,
+        [] => return Err(Fail("`experiment` needs a name or `all`; see `torus help experiment`".into())),
+        [_, extra, ..] => return Err(Fail(format!("unexpected argument `{extra}` for `experiment`; see `torus help experiment`"))),
+    };
     let names: Vec<&str> = if which == "all" {
         seed004::EXPERIMENTS.iter().copied().chain([FAULTS]).collect()
     } else if seed004::EXPERIMENTS.contains(&which) || which == FAULTS {
@@ -436,7 +560,7 @@ fn experiment_command(args: &[String]) -> Result<(), Fail> {
 /// `torus coverage [--seeds N] [--out DIR]`: the coverage experiment of the within-run
 /// confidence interval; writes DIR/coverage.md and DIR/coverage.csv, progress on stderr.
 fn coverage_command(args: &[String]) -> Result<(), Fail> {
-    reject_unknown(args, &["--seeds=", "--out=", "--threads="], 1)?;
+    no_positional(args, &["--seeds=", "--out=", "--threads="])?;
     threads_option(args)?;
     let seeds = match option(args, "--seeds")? {
         None => 300,
@@ -549,7 +673,7 @@ impl Mode {
 /// `--threads` threads, each result line printed as its job ends. A job that fails prints an
 /// error line and the batch goes on; the exit code then says that some failed.
 fn batch(args: &[String]) -> Result<(), Fail> {
-    reject_unknown(args, &["--batch", "--part=", "--threads="], 1)?;
+    no_positional(args, &["--batch", "--part=", "--threads="])?;
     threads_option(args)?;
     let (part, parts) = match option(args, "--part")? {
         None => (0, 1),
@@ -592,18 +716,4 @@ fn batch(args: &[String]) -> Result<(), Fail> {
         return Err(Fail(format!("{failed} of {} jobs failed; their error lines say why", lines.len())));
     }
     Ok(())
-}
-
-/// `a:b:n`: n rates from a to b inclusive, 0 < a ≤ b ≤ 1, 1 ≤ n ≤ 1000.
-fn parse_rates(spec: &str) -> Result<Vec<f64>, Fail> {
-    let bad = || Fail(format!("--rates must be a:b:n with 0 < a <= b <= 1 and n from 1 to 1000, got `{spec}`"));
-    let parts: Vec<&str> = spec.split(':').collect();
-    let [a, b, n] = parts.as_slice() else { return Err(bad()) };
-    let a: f64 = a.parse().map_err(|_| bad())?;
-    let b: f64 = b.parse().map_err(|_| bad())?;
-    let n: usize = n.parse().map_err(|_| bad())?;
-    if !(a > 0.0 && a <= b && b <= 1.0 && (1..=1000).contains(&n)) {
-        return Err(bad());
-    }
-    Ok(experiment::rate_grid(a, b, n))
 }

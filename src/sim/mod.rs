@@ -44,8 +44,10 @@ mod view;
 
 use crate::routing::{self, Algorithm, Candidate, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::with_algorithm;
-use crate::rng::{Rng, Stream};
-use crate::scenario::{Lengths, RouterOrganisation, RoutingKind, Scenario, ScenarioError};
+use crate::rng::{Exponential, Rng, Stream};
+use crate::traffic::MessageLengths;
+use rand::distr::Distribution;
+use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, ScenarioError};
 use crate::topology::{Node, Port, Torus};
 use crate::traffic::Pattern;
 use serde::{Deserialize, Serialize};
@@ -379,10 +381,12 @@ pub struct Simulation {
     injection_channels: u32,
     pattern: Pattern,
     traffic_rng: Rng,
+    /// The gaps between a node's arrivals, exponential with mean 1/λ (Poisson arrivals).
+    interarrival: Exponential,
     routing_rng: Rng,
     /// Draws message lengths under `lengths=` (none when fixed: every message is `len` flits).
     length_rng: Rng,
-    lengths: Lengths,
+    lengths: MessageLengths,
     cycle: u64,
     len: u16,
     buf: u16,
@@ -609,7 +613,8 @@ impl Simulation {
             })
             .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
-        let next_arrival: Vec<f64> = (0..nodes).map(|_| traffic_rng.exponential(s.rate)).collect();
+        let interarrival = Exponential::new(s.rate, s.rng);
+        let next_arrival: Vec<f64> = (0..nodes).map(|_| interarrival.sample(&mut traffic_rng)).collect();
         let mut calendar = Calendar::new(nodes);
         for (u, &t) in next_arrival.iter().enumerate() {
             if faults::sends(&faults, &pattern, &torus, u as Node) {
@@ -632,9 +637,10 @@ impl Simulation {
             routing,
             pattern,
             traffic_rng,
+            interarrival,
             routing_rng: Rng::new(s.seed, Stream::Routing),
             length_rng: Rng::new(s.seed, Stream::Lengths),
-            lengths: s.lengths,
+            lengths: MessageLengths::new(s.lengths, s.len, s.rng),
             cycle: 0,
             len: s.len as u16,
             buf: s.buf as u16,
@@ -948,7 +954,7 @@ impl Simulation {
                 self.next_arrival[u as usize] = (now + 1) as f64;
                 break;
             }
-            self.next_arrival[u as usize] += self.traffic_rng.exponential(self.scenario.rate);
+            self.next_arrival[u as usize] += self.interarrival.sample(&mut self.traffic_rng);
             if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
                 self.start_broadcast(r, u);
             } else {
@@ -1007,7 +1013,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn draw_length(&mut self) -> u16 {
-        crate::traffic::message_length(self.lengths, self.len as u32, &mut self.length_rng) as u16
+        self.lengths.sample(&mut self.length_rng) as u16
     }
 
     /// A broadcast starts at `source`: one copy to each of its children in the spanning tree.

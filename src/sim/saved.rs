@@ -138,6 +138,7 @@ saved_state! {
         router,
         organised,
         lengths,
+        interarrival,
         injection_channels,
         delayed,
         // Scratch, empty between cycles.
@@ -284,6 +285,7 @@ mod tests {
             sim.step();
         }
         let bytes = sim.save();
+        use rand::Rng as _;
         let mut rng = crate::rng::Rng::new(5, crate::rng::Stream::Traffic);
         let mut refused = 0;
         for _ in 0..2_000 {

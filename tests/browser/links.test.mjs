@@ -24,7 +24,7 @@ const EDITS = [
   ['k', '6'], ['traffic', 'tornado'], ['rate', '0.0125'], ['len', '8'], ['buf', '2'],
   ['seed', '98765432109876543'], ['warmup', 'auto'], ['cycles', '4000'], ['vcs', '3'],
   ['routing', 'minad'], ['unsafe', '1'], ['switching', 'scouting'], ['scout', '2'], ['beta', '0.02'],
-  ['qcap', '50'], ['ci', '0.05'],
+  ['qcap', '50'], ['ci', '0.05'], ['rng', '2'],
 ];
 
 test('every control changes the hash, and a reload restores every control', async () => {
@@ -32,7 +32,7 @@ test('every control changes the hash, and a reload restores every control', asyn
   // The load entered as the rate key itself (messages/node/cycle).
   await page.locator('#rate-unit').selectOption('messages');
   const before = await hash(page);
-  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rdelay', 'ldelay', 'cdelay', 'hot', 'hotfrac', 'pseed', 'matrix']) {
+  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rng', 'rdelay', 'ldelay', 'cdelay', 'hot', 'hotfrac', 'pseed', 'matrix']) {
     assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);
     assert.equal(await page.locator(`#key-${key}`).count(), 1, `a control for ${key}`);
   }
@@ -155,6 +155,14 @@ test('a new seed changes only the seed', async () => {
   assert.notEqual(valueOf(b, 'seed'), valueOf(a, 'seed'));
   const strip = (h) => h.replace(/seed=\d+/, '');
   assert.equal(strip(b), strip(a));
+  // The seed comes from the wasm build's getrandom (crypto.getRandomValues), as `seed=random`
+  // in a link: the hash then spells the seed drawn, so the link repeats the run.
+  assert.match(valueOf(b, 'seed'), /^\d+$/);
+  const { page: drawn } = await openPage(browser.context, `${server.url}#k=5&rate=0.01&seed=random`);
+  const c = await hash(drawn);
+  assert.match(valueOf(c, 'seed'), /^\d+$/);
+  assert.notEqual(valueOf(c, 'seed'), valueOf(b, 'seed'));
+  assert.equal(strip(c), strip(a));
 });
 
 async function errorText(page) {

@@ -32,6 +32,11 @@ const SCENARIOS = [
   'k=8&routing=val&rate=0.3&len=1&vcs=4&buf=6&router=maxmatch%2Bspeedup2%2Bwide&warmup=300&cycles=2000',
   'k=8&routing=duato&vcs=4&rate=0.01&len=12&lengths=geometric&warmup=500&cycles=4000&seed=2',
   'k=8&routing=dor&rate=0.01&lengths=uniform:4-20&warmup=500&cycles=4000',
+  // rng=2: rand_distr's ziggurat Exp and exact Geometric, whose logarithms and exponentials go
+  // through libm (a tail draw of the ziggurat calls them; 5 000 cycles at this load make
+  // thousands of draws).
+  'k=8&routing=minad&rate=0.04&len=4&rng=2&warmup=500&cycles=5000&seed=6',
+  'k=8&routing=duato&vcs=4&rate=0.01&len=12&lengths=geometric&rng=2&warmup=500&cycles=4000&seed=2',
   // Router, link and credit delays, with buffers above and below the credit round trip.
   'k=8&routing=minad&rate=0.03&len=8&buf=8&rdelay=2&ldelay=1&cdelay=1&warmup=500&cycles=4000&seed=5',
   'k=8&routing=val&traffic=tornado&rate=0.2&len=4&buf=3&rdelay=1&ldelay=3&warmup=300&cycles=3000',

@@ -2,7 +2,7 @@
 //! (`tests/fuzz_scenario.rs`) and the cargo-fuzz target (`fuzz/fuzz_targets/scenario.rs`).
 //! Each check panics with the offending input when a property fails.
 
-use torus_explorer::scenario::{ScenarioError, KEYS};
+use torus_explorer::scenario::{ScenarioError, FLIT_RATE_KEY, KEYS};
 use torus_explorer::sim::Simulation;
 use torus_explorer::Scenario;
 
@@ -19,7 +19,7 @@ pub fn check_error(input: &str, e: &ScenarioError) {
     assert!(!e.message.is_empty(), "empty error message for {input:?}");
     if !e.key.is_empty() {
         assert!(line.starts_with(&format!("{}: ", e.key)), "error for {input:?} does not start with its key: {line:?}");
-        let known = KEYS.contains(&e.key.as_str());
+        let known = KEYS.contains(&e.key.as_str()) || e.key == FLIT_RATE_KEY;
         assert!(known || e.message.contains("key"), "error for {input:?} names neither a scenario key nor the user's: {line:?}");
     }
 }

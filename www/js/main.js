@@ -374,6 +374,7 @@ class App {
       ci: number(0, 1, 'any'),
       router: select('router', s.router),
       lengths: () => el('input', { type: 'text', spellcheck: 'false' }),
+      rng: select('rng', s.rng),
       rdelay: number(s.delay[0], s.delay[1]),
       ldelay: number(s.delay[0], s.delay[1]),
       cdelay: number(s.delay[0], s.delay[1]),
@@ -602,8 +603,7 @@ class App {
   }
 
   newSeed() {
-    const seed = crypto.getRandomValues(new BigUint64Array(1))[0].toString();
-    this.apply(withKey(this.scenario, 'seed', seed));
+    this.apply(withKey(this.scenario, 'seed', this.api.fresh_seed()));
   }
 
   async copyLink() {

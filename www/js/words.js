@@ -43,6 +43,10 @@ export const CONTROLS = {
     help: 'fixed (every message M flits), geometric with mean M, or uniform:A-B (mean M = (A + B) / 2)',
     when: (v) => v.routing !== 'chaos' && v.switching === 'wormhole' && Number(v.beta) === 0,
   },
+  rng: {
+    label: 'random-number samplers',
+    help: 'how arrival times and geometric lengths are drawn from the seed: 1, as every link before this choice; 2, the rand_distr library\'s samplers (same statistics, other draws)',
+  },
   rdelay: {
     label: 'router delay (cycles)',
     help: "extra cycles a header spends in each router before it is routed: the router's pipeline",
@@ -120,6 +124,10 @@ export const CHOICES = {
     speedup2: 'switch speedup 2, output queues',
     wide: 'wide terminals (2n injection channels)',
     'damq+speedup2+wide': 'DAMQ, speedup 2, wide terminals (GOAL paper)',
+  },
+  rng: {
+    1: '1: inversion (links before rng=)',
+    2: '2: rand_distr samplers',
   },
 };
 
