@@ -23,7 +23,9 @@ use crate::scenario::{RoutingKind, Scenario, Switching};
 use routes::ResourceKind;
 use serde::Serialize;
 use solve::{Prepared, Solution};
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Relative width to which the saturation rate is bisected (§6: 0.1 %).
 pub const SATURATION_TOLERANCE: f64 = 1e-3;
@@ -51,13 +53,31 @@ pub struct ChannelQueue;
 
 /// The model prepared for one scenario: routes built once, solved at any rate.
 pub struct Model {
-    prepared: Prepared,
+    prepared: Rc<Prepared>,
+    /// The saturation rate, once bisected.
+    saturation: Rc<Cell<Option<f64>>>,
+}
+
+thread_local! {
+    /// The last scenario's model. The page asks for the report, both curves and the predicted
+    /// utilisation of one scenario in turn, and the CLI and validation solve one scenario at
+    /// many rates: the routes (up to a second to build) and the saturation rate (a bisection
+    /// of up to seconds for adaptive algorithms) depend on the scenario, not on its rate.
+    static LAST: RefCell<Option<(String, Rc<Prepared>, Rc<Cell<Option<f64>>>)>> = const { RefCell::new(None) };
 }
 
 impl Model {
     pub fn new(s: &Scenario) -> Result<Model, String> {
         assumptions_hold(s)?;
-        Ok(Model { prepared: Prepared::new(s)? })
+        let key = Scenario { rate: 0.0, ..s.clone() }.canonical();
+        if let Some((prepared, saturation)) =
+            LAST.with_borrow(|last| last.as_ref().filter(|(k, _, _)| *k == key).map(|(_, p, sat)| (p.clone(), sat.clone())))
+        {
+            return Ok(Model { prepared, saturation });
+        }
+        let model = Model { prepared: Rc::new(Prepared::new(s)?), saturation: Rc::new(Cell::new(None)) };
+        LAST.set(Some((key, model.prepared.clone(), model.saturation.clone())));
+        Ok(model)
     }
 
     pub fn solve(&self, rate: f64) -> Option<Solution> {
@@ -93,6 +113,15 @@ impl Model {
     /// The smallest rate at which the fixed point fails, to 0.1 % (§6). Each rate
     /// tried starts from the solution of the highest rate solved so far.
     pub fn saturation_rate(&self) -> f64 {
+        if let Some(rate) = self.saturation.get() {
+            return rate;
+        }
+        let rate = self.bisect_saturation();
+        self.saturation.set(Some(rate));
+        rate
+    }
+
+    fn bisect_saturation(&self) -> f64 {
         let hi = 1.0 / self.prepared.len;
         let below: std::cell::RefCell<Option<Vec<f64>>> = std::cell::RefCell::new(None);
         let solves = |rate: f64| {
@@ -381,6 +410,21 @@ mod tests {
                 assert!((warm.unwrap() - cold).abs() < 1e-4 * cold, "{text} at {rate}: {warm:?} vs {cold}");
             }
         }
+    }
+
+    #[test]
+    fn a_scenario_gets_its_own_routes_whatever_was_solved_before() {
+        // The last scenario's routes are kept: switching scenarios and back gives the same
+        // numbers as a first solve, and the rate alone does not make a new scenario.
+        let dor = scenario("k=4&routing=dor&traffic=tornado&len=16&rate=0.01");
+        let first = Model::new(&dor).unwrap().solve(0.01).unwrap().latency;
+        let goal = Model::new(&scenario("k=4&routing=goal&traffic=tornado&len=16")).unwrap().solve(0.01).unwrap().latency;
+        let uniform = Model::new(&scenario("k=4&routing=dor&traffic=uniform&len=16")).unwrap().solve(0.01).unwrap().latency;
+        assert!(goal != first && uniform != first);
+        let again = Model::new(&Scenario { rate: 0.02, ..dor.clone() }).unwrap();
+        assert_eq!(again.solve(0.01).unwrap().latency, first);
+        let fresh = Model { prepared: Rc::new(Prepared::new(&dor).unwrap()), saturation: Rc::new(Cell::new(None)) };
+        assert_eq!(again.saturation_rate(), fresh.saturation_rate());
     }
 
     #[test]
