@@ -22,7 +22,7 @@ use super::{bisect_edge, Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching};
 use routes::ResourceKind;
 use serde::Serialize;
-use solve::{Prepared, Solution};
+use solve::{Prepared, Solution, Start};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -87,10 +87,12 @@ impl Model {
         self.prepared.solve(rate, None)
     }
 
-    /// The latency at each rate. A rate above the last solved one starts from its solution
-    /// (which lies below its own), and one above a saturated rate is saturated too.
+    /// The latency at each rate. A rate above the last two solved starts on the line through
+    /// their solutions (hold times and split), a rate above the last one from its solution; a
+    /// rate above a saturated one is saturated too. The points are the fixed points of cold
+    /// starts to the convergence tolerance, found in fewer rounds.
     pub fn curve(&self, rates: &[f64]) -> Vec<Option<f64>> {
-        let mut previous: Option<Solution> = None;
+        let mut solved: Vec<Solution> = Vec::new();
         let mut saturated_from = f64::INFINITY;
         rates
             .iter()
@@ -98,14 +100,29 @@ impl Model {
                 if !(rate >= 0.0 && rate.is_finite()) || rate >= saturated_from {
                     return None;
                 }
-                let start = previous.as_ref().filter(|p| p.rate <= rate).map(|p| p.hold.as_slice());
-                let solution = self.prepared.solve(rate, start);
-                let latency = solution.as_ref().map(|s| s.latency);
+                let below: Vec<&Solution> = solved.iter().rev().filter(|p| p.rate <= rate).take(2).collect();
+                let solution = match below[..] {
+                    [near, far] if far.rate < near.rate => self
+                        .prepared
+                        .solve(rate, Some(&self.prepared.extrapolate(near, far, rate)))
+                        .or_else(|| self.prepared.solve(rate, Some(&near.start()))),
+                    [near, ..] => self.prepared.solve(rate, Some(&near.start())),
+                    [] => self.prepared.solve(rate, None),
+                };
                 match solution {
-                    Some(s) => previous = Some(s),
-                    None => saturated_from = saturated_from.min(rate),
+                    Some(s) => {
+                        let latency = s.latency;
+                        solved.push(s);
+                        if solved.len() > 2 {
+                            solved.remove(0);
+                        }
+                        Some(latency)
+                    }
+                    None => {
+                        saturated_from = saturated_from.min(rate);
+                        None
+                    }
                 }
-                latency
             })
             .collect()
     }
@@ -123,12 +140,13 @@ impl Model {
 
     fn bisect_saturation(&self) -> f64 {
         let hi = 1.0 / self.prepared.len;
-        let below: std::cell::RefCell<Option<Vec<f64>>> = std::cell::RefCell::new(None);
+        // The hold times of the highest rate solved, with the zero-load split.
+        let below: RefCell<Option<Start>> = RefCell::new(None);
         let solves = |rate: f64| {
             let start = below.borrow().clone();
-            match self.prepared.solve(rate, start.as_deref()) {
+            match self.prepared.solve(rate, start.as_ref()) {
                 Some(solution) => {
-                    *below.borrow_mut() = Some(solution.hold);
+                    *below.borrow_mut() = Some(Start { hold: solution.hold, split: None, block: None });
                     true
                 }
                 None => false,
@@ -140,6 +158,7 @@ impl Model {
         bisect_edge(0.0, hi, SATURATION_TOLERANCE, solves)
     }
 
+    pub fn states(&self) -> usize { self.prepared.routes.state_count() }
     /// How the routes were obtained: `exact`, or how many plans per pair were sampled.
     pub fn routes(&self) -> String {
         match self.prepared.routes.enumeration {
@@ -403,8 +422,8 @@ mod tests {
             let curve = model.curve(&rates);
             assert!(curve.windows(2).all(|w| w[0].unwrap() < w[1].unwrap()), "{text}: {curve:?}");
             assert!(model.solve(saturation * 1.05).is_none(), "{text}: past saturation");
-            // The curve starts each rate from the last solution: the same fixed point as a cold
-            // start, to the convergence tolerance.
+            // The curve starts each rate on the line through the last two solutions: the same
+            // fixed point as a cold start, to the convergence tolerance.
             for (rate, warm) in rates.iter().zip(&curve) {
                 let cold = model.solve(*rate).unwrap().latency;
                 assert!((warm.unwrap() - cold).abs() < 1e-4 * cold, "{text} at {rate}: {warm:?} vs {cold}");

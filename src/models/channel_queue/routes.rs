@@ -527,17 +527,32 @@ fn in_topological_order(graph: StateGraph, interner: &Interner) -> StateGraph {
         }
     }
     debug_assert_eq!(order.len(), states, "the route graph has a cycle");
-    let mut renumbered = vec![NONE; states];
-    for (new, &old) in order.iter().enumerate() {
-        renumbered[old as usize] = new as u32;
+    // Merge states with the same future: the same decision, and options leading to states
+    // merged already (Kahn's order backwards reaches every state after those it leads to).
+    let mut class = vec![NONE; states];
+    let mut classes: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+    let mut members: Vec<u32> = Vec::new();
+    for &old in order.iter().rev() {
+        let x = old as usize;
+        let next: Vec<u32> = options(x).iter().map(|&y| if y == NONE { NONE } else { class[y as usize] }).collect();
+        let fresh = classes.len() as u32;
+        class[x] = *classes.entry((graph.decision[x], next)).or_insert(fresh);
+        if class[x] == fresh {
+            members.push(old);
+        }
     }
-    let mut sorted = StateGraph { next: Vec::with_capacity(graph.next.len()), ..StateGraph::default() };
-    for &old in &order {
+    // Classes were numbered after those they lead to: reversed, before.
+    let count = members.len();
+    let renumbered = |c: u32| if c == NONE { NONE } else { count as u32 - 1 - c };
+    let mut sorted = StateGraph { entry: vec![0.0; count], ..StateGraph::default() };
+    for &old in members.iter().rev() {
         let x = old as usize;
         sorted.decision.push(graph.decision[x]);
-        sorted.entry.push(graph.entry[x]);
         sorted.next_start.push(sorted.next.len() as u32);
-        sorted.next.extend(options(x).iter().map(|&y| if y == NONE { NONE } else { renumbered[y as usize] }));
+        sorted.next.extend(options(x).iter().map(|&y| if y == NONE { NONE } else { renumbered(class[y as usize]) }));
+    }
+    for &old in &order {
+        sorted.entry[renumbered(class[old as usize]) as usize] += graph.entry[old as usize];
     }
     sorted
 }
@@ -647,9 +662,9 @@ impl Routes {
     }
 
     fn from_graph(t: &Torus, b: GraphBuilder, enumeration: Enumeration) -> Routes {
-        let states = b.plan.len();
         let interner = b.interner;
         let graph = in_topological_order(b.graph, &interner);
+        let states = graph.decision.len();
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         for x in 0..states {
             let d = interner.decisions[graph.decision[x] as usize];
