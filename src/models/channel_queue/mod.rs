@@ -308,7 +308,13 @@ pub struct Report {
     pub reason: Option<String>,
     /// Whether the routes were enumerated exactly or from sampled plans (large tori).
     pub routes: Option<String>,
+    /// Where the scenario asks for what the model does not describe, and how it reads it (a
+    /// router organisation other than `iq`, message lengths that vary), in one line; `None`
+    /// where it describes the scenario as it is.
+    pub assumption: Option<String>,
 }
+
+
 
 /// The predicted flits/cycle on every channel at the scenario's rate, in the simulator's channel
 /// order: λ_c · M where the fixed point holds, the offered load at the zero-load split past
@@ -332,6 +338,7 @@ pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
         Err(reason) => return (Report { reason: Some(reason), ..Report::default() }, Vec::new()),
     };
     let routes = Some(model.routes());
+    let assumption = super::assumption(s);
     let saturation_rate = Some(model.saturation_rate());
     match model.solve(s.rate) {
         Some(solution) => {
@@ -343,10 +350,11 @@ pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
                 quantities: model.quantities(&solution),
                 reason: None,
                 routes,
+                assumption,
             };
             (report, utilisation)
         }
-        None => (Report { saturation_rate, saturated: true, routes, ..Report::default() }, model.offered_utilisation(s.rate)),
+        None => (Report { saturation_rate, saturated: true, routes, assumption, ..Report::default() }, model.offered_utilisation(s.rate)),
     }
 }
 
