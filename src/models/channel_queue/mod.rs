@@ -158,7 +158,6 @@ impl Model {
         bisect_edge(0.0, hi, SATURATION_TOLERANCE, solves)
     }
 
-    pub fn states(&self) -> usize { self.prepared.routes.state_count() }
     /// How the routes were obtained: `exact`, or how many plans per pair were sampled.
     pub fn routes(&self) -> String {
         match self.prepared.routes.enumeration {
