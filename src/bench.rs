@@ -107,7 +107,8 @@ pub struct ModelBenchResult {
     pub model: &'static str,
     pub points: usize,
     pub saturation_rate: f64,
-    /// Time to find the saturation rate (bisection or closed form).
+    /// Time to find the saturation rate (bisection or closed form; for the channel-queue model
+    /// with building its routes, which its curves then reuse).
     pub saturation_ms: f64,
     /// Time for the latency at [`MODEL_CURVE_POINTS`] rates spread evenly from 1% to 99% of the
     /// saturation rate (the points near saturation are the slow ones to converge).

@@ -309,13 +309,25 @@ pub struct PointComparison {
     /// `None` where the simulator does not support the configuration yet.
     pub simulated: Option<SimulatedPoint>,
     pub paper_simulation: Option<f64>,
+    /// The channel-queue model's latency where it applies beside the paper's model (`None`
+    /// where it is saturated or does not apply).
+    pub channel_queue: Option<f64>,
 }
 
 impl PointComparison {
     /// (model − simulation) / simulation, where both are finite and the run kept up.
     pub fn relative_error(&self) -> Option<f64> {
+        self.error_of(self.model)
+    }
+
+    /// The same for the channel-queue model.
+    pub fn channel_queue_error(&self) -> Option<f64> {
+        self.error_of(self.channel_queue)
+    }
+
+    fn error_of(&self, model: Option<f64>) -> Option<f64> {
         let sim = self.simulated.filter(|s| !s.saturated && !s.deadlock && s.latency > 0.0)?;
-        Some((self.model? - sim.latency) / sim.latency)
+        Some((model? - sim.latency) / sim.latency)
     }
 }
 
@@ -341,12 +353,16 @@ pub struct LatencyResult {
     /// The applicable model's name and description, or why none applies.
     pub model: Result<(&'static str, &'static str), String>,
     pub model_saturation_rate: Option<f64>,
+    /// The channel-queue model's saturation rate where it applies beside the paper's model.
+    pub channel_queue_saturation_rate: Option<f64>,
     pub bound_saturation_rate: Option<f64>,
     /// Why the simulator cannot run this configuration yet; `None` when it ran.
     pub simulator_pending: Option<String>,
     pub points: Vec<PointComparison>,
     /// The model's latency on a fine grid up to its saturation rate (or past the last rate).
     pub model_curve: Vec<(f64, f64)>,
+    /// The channel-queue model's on the same grid, where it applies beside the paper's model.
+    pub channel_queue_curve: Vec<(f64, f64)>,
     pub terms: Option<TermComparison>,
     /// The scenario the simulator ran, at the first rate, with the run length.
     pub simulated_scenario: String,
@@ -407,15 +423,28 @@ fn rates_of(c: &LatencyConfiguration, model_saturation: Option<f64>, length: &Ru
     length.load_fractions.iter().map(|f| f * top).collect()
 }
 
-/// The model's latency from near zero load up to its saturation rate, or a little past the
-/// highest simulated rate when that is much lower.
-fn model_curve(s: &Scenario, model: &dyn models::LatencyModel, saturation: f64, rates: &[f64]) -> Vec<(f64, f64)> {
+/// The rates of the fine model curve: from near zero load up to the model's saturation rate,
+/// or a little past the highest simulated rate when that is much lower.
+fn curve_rates(saturation: f64, rates: &[f64]) -> Vec<f64> {
     let last_rate = rates.iter().copied().fold(0.0, f64::max);
     let end = if saturation <= 1.6 * last_rate { saturation } else { 1.15 * last_rate };
-    (0..CURVE_POINTS)
-        .map(|i| end * (i as f64 + 0.5) / CURVE_POINTS as f64)
-        .filter_map(|r| model.evaluate(s, r).latency.map(|l| (r, l)))
-        .collect()
+    (0..CURVE_POINTS).map(|i| end * (i as f64 + 0.5) / CURVE_POINTS as f64).collect()
+}
+
+/// The model's latency at the rates of [`curve_rates`].
+fn model_curve(s: &Scenario, model: &dyn models::LatencyModel, saturation: f64, rates: &[f64]) -> Vec<(f64, f64)> {
+    curve_rates(saturation, rates).into_iter().filter_map(|r| model.evaluate(s, r).latency.map(|l| (r, l))).collect()
+}
+
+/// The channel-queue model beside a paper's: its saturation rate, its latency at `rates` and
+/// on the paper's model's fine grid; `None` where no paper's model applies (the channel-queue
+/// model is then the model) or where it does not apply.
+fn channel_queue_beside(s: &Scenario, paper_saturation: f64, rates: &[f64]) -> Option<(f64, Vec<Option<f64>>, Vec<(f64, f64)>)> {
+    models::paper_model(s).ok()?;
+    let model = models::channel_queue::Model::new(s).ok()?;
+    let grid = curve_rates(paper_saturation, rates);
+    let curve = grid.iter().zip(model.curve(&grid)).filter_map(|(&r, l)| l.map(|l| (r, l))).collect();
+    Some((model.saturation_rate(), model.curve(rates), curve))
 }
 
 /// The intermediate quantities both sides have, at one rate.
@@ -495,6 +524,7 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
     let rates = rates_of(c, model_saturation, length);
     let model_latency = models::curve(&c.scenario, &rates);
     let simulator_pending = support::check_supported(&run_scenario).err().map(|e| e.to_string());
+    let beside = model_saturation.and_then(|saturation| channel_queue_beside(&c.scenario, saturation, &rates));
     let paper: Vec<Option<f64>> = match &c.paper_simulation {
         Some(values) => every_stride(values, length).into_iter().map(Some).collect(),
         None => vec![None; rates.len()],
@@ -516,6 +546,7 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
                 }
             }),
             paper_simulation: paper[i],
+            channel_queue: beside.as_ref().and_then(|b| b.1[i]),
         })
         .collect();
     // The terms are compared on one run: each rate's first replication.
@@ -541,10 +572,12 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
         configuration: c.clone(),
         model: model.map(|m| (m.name(), m.describe())),
         model_saturation_rate: model_saturation,
+        channel_queue_saturation_rate: beside.as_ref().map(|b| b.0),
         bound_saturation_rate: bounds::bound(&c.scenario).saturation_rate,
         simulator_pending,
         points,
         model_curve: curve,
+        channel_queue_curve: beside.map(|b| b.2).unwrap_or_default(),
         terms,
         simulated_scenario: experiment::at_rate(&run_scenario, rates[0]).canonical(),
     }
@@ -610,6 +643,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
     let fitted = r
         .model_curve
         .iter()
+        .chain(&r.channel_queue_curve)
         .map(|p| p.1)
         .chain(r.points.iter().filter_map(|p| {
             p.simulated.filter(|s| !s.saturated && !s.deadlock).map(|s| s.latency + s.ci95)
@@ -619,6 +653,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
     let lowest = r
         .model_curve
         .iter()
+        .chain(&r.channel_queue_curve)
         .map(|p| p.1)
         .chain(r.points.iter().filter_map(|p| p.simulated.map(|s| s.latency - s.ci95)))
         .chain(paper.iter().map(|m| m.y))
@@ -647,7 +682,13 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
         title: format!("{}: {}", SEEDS[c.seed].cite, c.title),
         x_label: "offered load λ (messages/node/cycle)".into(),
         y_label: "mean message latency (cycles)".into(),
-        curves: vec![Curve { label: model_label, points: r.model_curve.clone(), dashed: false }],
+        curves: std::iter::once(Curve { label: model_label, points: r.model_curve.clone(), dashed: false })
+            .chain((!r.channel_queue_curve.is_empty()).then(|| Curve {
+                label: "channel-queue model".into(),
+                points: r.channel_queue_curve.clone(),
+                dashed: true,
+            }))
+            .collect(),
         markers,
         vertical_lines,
         x_max: None,
@@ -801,7 +842,10 @@ pub fn markdown(report: &Report, command: &str) -> String {
         "**The channel-queue model**, the project's own (every routing algorithm with virtual channels, \
          every traffic pattern), is set against the simulator over the whole routing × pattern grid on \
          its own page, [`validation/channel-queue.md`](validation/channel-queue.md), with a paper's \
-         model beside it wherever one also applies.\n"
+         model beside it wherever one also applies. Where it also applies here (Duato-Nbc, Quaglia et al.'s \
+         adaptive routing with wormhole switching, Duato's routing at β = 0), its latency and error stand \
+         beside the paper's model in each table, dashed in each plot, and [the table after the \
+         summary](#the-papers-models-beside-the-channel-queue-model) sets the two against the simulation.\n"
     );
     let _ = writeln!(
         md,
@@ -853,6 +897,8 @@ pub fn markdown(report: &Report, command: &str) -> String {
         bound_errors.len()
     );
 
+    write_beside_section(&mut md, report);
+
     for (index, seed) in SEEDS.iter().enumerate().take(4) {
         let _ = writeln!(md, "## {}: {}\n", seed.cite, seed.title);
         let _ = writeln!(md, "{}.\n", seed.reference);
@@ -867,6 +913,47 @@ pub fn markdown(report: &Report, command: &str) -> String {
     }
     write_saturation_section(&mut md, report);
     md
+}
+
+/// Every configuration where the channel-queue model applies beside the paper's model: both
+/// models' errors against the simulation, below and from half of the paper's model's saturation
+/// rate (where the simulated rates are placed), and both saturation rates.
+fn write_beside_section(md: &mut String, report: &Report) {
+    let beside: Vec<&LatencyResult> = report.latency.iter().filter(|r| r.channel_queue_saturation_rate.is_some()).collect();
+    if beside.is_empty() {
+        return;
+    }
+    md.push_str("## The papers' models beside the channel-queue model\n\n");
+    md.push_str(
+        "Mean absolute latency error against the simulation, over the simulated points below and from 50 % of \
+         the paper's model's saturation rate (the rates are placed at fractions of it), and both models' \
+         saturation rates (messages/node/cycle); the simulator's own saturation is not searched here (the \
+         channel-queue page compares it on its own grid).\n\n",
+    );
+    md.push_str("| paper | configuration | points | paper's model < 50 % | channel-queue < 50 % | paper's model ≥ 50 % | channel-queue ≥ 50 % | paper's model saturation | channel-queue saturation |\n");
+    md.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    for r in beside {
+        let saturation = r.model_saturation_rate.unwrap_or(f64::INFINITY);
+        let mean = |below: bool, error: fn(&PointComparison) -> Option<f64>| {
+            let errors: Vec<f64> =
+                r.points.iter().filter(|p| (p.rate < 0.5 * saturation) == below).filter_map(error).collect();
+            format_summary(&errors).0
+        };
+        let compared = r.points.iter().filter(|p| p.relative_error().is_some() || p.channel_queue_error().is_some()).count();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {compared} | {} | {} | {} | {} | {} | {} |",
+            SEEDS[r.configuration.seed].cite,
+            r.configuration.title,
+            mean(true, PointComparison::relative_error),
+            mean(true, PointComparison::channel_queue_error),
+            mean(false, PointComparison::relative_error),
+            mean(false, PointComparison::channel_queue_error),
+            r.model_saturation_rate.map_or("–".into(), format_rate),
+            r.channel_queue_saturation_rate.map_or("–".into(), format_rate),
+        );
+    }
+    md.push('\n');
 }
 
 /// The line under a seed's heading: its model's page, linked relative to the report (written to
@@ -893,8 +980,20 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
     }
     let _ = writeln!(md, "![{}]({})\n", c.title, plot_path(&c.id));
     let paper = r.points.iter().any(|p| p.paper_simulation.is_some());
+    let beside = r.channel_queue_saturation_rate.is_some();
+    if let Some(own) = r.channel_queue_saturation_rate {
+        let _ = writeln!(md, "The channel-queue model applies too (dashed in the plot): saturation {}.\n", format_rate(own));
+    }
     md.push_str("| rate | model | simulation ± 95 % CI | error |");
-    md.push_str(if paper { " paper's simulation | model vs paper's sim. |\n|---|---|---|---|---|---|\n" } else { "\n|---|---|---|---|\n" });
+    if beside {
+        md.push_str(" channel-queue | error |");
+    }
+    if paper {
+        md.push_str(" paper's simulation | model vs paper's sim. |");
+    }
+    md.push('\n');
+    md.push_str(&"|---".repeat(4 + 2 * usize::from(beside) + 2 * usize::from(paper)));
+    md.push_str("|\n");
     for p in &r.points {
         let model = p.model.map_or("saturated".into(), |m| format!("{m:.1}"));
         let sim = match p.simulated {
@@ -905,6 +1004,10 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
             Some(s) => format!("{:.1} ± {:.1}", s.latency, s.ci95),
         };
         let _ = write!(md, "| {} | {model} | {sim} | {} |", format_rate(p.rate), format_error(p.relative_error()));
+        if beside {
+            let own = p.channel_queue.map_or("saturated".into(), |m| format!("{m:.1}"));
+            let _ = write!(md, " {own} | {} |", format_error(p.channel_queue_error()));
+        }
         if paper {
             let published = p.paper_simulation.map_or("–".into(), |v| format!("{v:.2}"));
             let versus = p.model.zip(p.paper_simulation).map(|(m, s)| (m - s) / s);
@@ -1030,7 +1133,7 @@ mod tests {
     #[test]
     fn the_error_is_relative_to_the_simulation_and_skips_saturated_runs() {
         let sim = SimulatedPoint { latency: 50.0, ci95: 1.0, seeds: 1, saturated: false, deadlock: false };
-        let point = PointComparison { rate: 0.01, model: Some(45.0), simulated: Some(sim), paper_simulation: None };
+        let point = PointComparison { rate: 0.01, model: Some(45.0), simulated: Some(sim), paper_simulation: None, channel_queue: None };
         assert_eq!(point.relative_error(), Some(-0.1));
         let saturated = PointComparison { simulated: Some(SimulatedPoint { saturated: true, ..sim }), ..point };
         assert_eq!(saturated.relative_error(), None);
@@ -1080,10 +1183,31 @@ mod tests {
             100.0 * error
         );
         assert!(md.contains(&row), "missing row {row} in\n{md}");
+        // Duato's routing at β = 0: the channel-queue model applies beside the paper's, in the
+        // row, in its own table and dashed in the plot.
+        let own = models::channel_queue::Model::new(&c.scenario).unwrap();
+        let own_latency = own.solve(point.rate).unwrap().latency;
+        assert_eq!(point.channel_queue, Some(own_latency));
+        assert_eq!(report.latency[0].channel_queue_saturation_rate, Some(own.saturation_rate()));
+        let own_error = (own_latency - expected_sim) / expected_sim;
+        assert_eq!(point.channel_queue_error(), Some(own_error));
+        let row = format!("{row} {own_latency:.1} | {:+.1} % |", 100.0 * own_error);
+        assert!(md.contains(&row), "missing row {row} in\n{md}");
+        assert!(md.contains("## The papers' models beside the channel-queue model"), "{md}");
+        let beside_row = format!(
+            "| {} | k = 8, V = 4, M = 32, β = 0 | 1 | {:.1} % | {:.1} % | – | – | {} | {} |",
+            SEEDS[3].cite,
+            100.0 * error.abs(),
+            100.0 * own_error.abs(),
+            format_rate(saturation),
+            format_rate(own.saturation_rate())
+        );
+        assert!(md.contains(&beside_row), "missing {beside_row} in\n{md}");
         assert!(md.contains("![k = 8, V = 4, M = 32, β = 0](validation/seed003-k8-v4-m32-beta0.svg)"));
         assert!(md.contains("Term by term at rate"));
         let svg = latency_plot(&report.latency[0]).render();
         assert_eq!(svg.matches("<circle").count() + svg.matches("<polygon").count(), 1);
+        assert!(svg.contains("channel-queue model") && !report.latency[0].channel_queue_curve.is_empty());
     }
 
     /// Near the model's saturation a point is the mean of several seeds, with the interval

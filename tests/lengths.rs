@@ -105,6 +105,12 @@ fn the_models_say_they_take_the_mean_length() {
     let (a, b) = (torus_explorer::models::report(&fixed), torus_explorer::models::report(&varying));
     assert!(a.message_lengths.contains("as the models assume"), "{}", a.message_lengths);
     assert!(b.message_lengths.contains("assume fixed lengths") && b.message_lengths.contains("12 flits"), "{}", b.message_lengths);
+    // The one-line assumption, beside the model and in the channel-queue report.
+    assert_eq!((&a.assumption, &a.channel_queue.assumption), (&None, &None));
+    for line in [&b.assumption, &b.channel_queue.assumption] {
+        let line = line.as_deref().unwrap();
+        assert!(line.contains("mean 12 flits") && line.contains("lengths=geometric") && !line.contains('\n'), "{line}");
+    }
     // The mean stands in for M: the same latency, the same bound.
     assert_eq!(a.latency, b.latency);
     assert_eq!(a.bound_saturation_rate, b.bound_saturation_rate);

@@ -3,6 +3,7 @@
 //! builds), and saturation at the channel-load bound where seed 004 reports it.
 
 use torus_explorer::experiment::saturation;
+use torus_explorer::models;
 use torus_explorer::sim::Simulation;
 use torus_explorer::topology::Torus;
 use torus_explorer::Scenario;
@@ -99,4 +100,23 @@ fn the_paper_organisation_reaches_the_bounds_seed_004_reports() {
     assert!((0.31..=0.35).contains(&dor_tornado), "DOR TOR {dor_tornado}");
     let goal = paper_saturation("goal", 3, "diagonal");
     assert!(goal >= 0.46, "GOAL DIA {goal}");
+}
+
+#[test]
+fn the_models_say_they_describe_the_input_queued_router() {
+    let iq = models::report(&Scenario::parse("k=8&routing=goal&traffic=tornado&rate=0.01").unwrap());
+    assert!(iq.router_organisation.contains("as the models assume"), "{}", iq.router_organisation);
+    assert_eq!((&iq.assumption, &iq.channel_queue.assumption), (&None, &None));
+    let paper = models::report(&Scenario::parse("k=8&routing=goal&traffic=tornado&rate=0.01&router=damq+speedup2+wide").unwrap());
+    assert!(paper.router_organisation.contains("router=damq+speedup2+wide"), "{}", paper.router_organisation);
+    for line in [&paper.assumption, &paper.channel_queue.assumption] {
+        let line = line.as_deref().unwrap();
+        assert!(line.contains("input-queued router") && line.contains("not router=damq+speedup2+wide") && !line.contains('\n'), "{line}");
+    }
+    // The same prediction as the input-queued router's: the model does not pretend otherwise.
+    assert_eq!(paper.channel_queue.latency, iq.channel_queue.latency);
+    // Both keys at once, in one line.
+    let both = models::report(&Scenario::parse("k=8&routing=dor&len=16&lengths=geometric&router=wide&rate=0.005").unwrap());
+    let line = both.channel_queue.assumption.unwrap();
+    assert!(line.contains("router=wide") && line.contains("lengths=geometric"), "{line}");
 }

@@ -219,6 +219,11 @@ pub struct ModelReport {
     pub message_lengths: String,
     /// How the models read the router, link and credit delays ([`delays_note`]).
     pub delays: String,
+    /// How the models read the scenario's router organisation ([`router_note`]).
+    pub router_organisation: String,
+    /// What the latency models read as something else than the scenario says ([`assumption`]),
+    /// where a model applies.
+    pub assumption: Option<String>,
 }
 
 /// How every model treats `lengths=`: the papers' latency models assume messages of a fixed
@@ -235,6 +240,45 @@ pub fn message_lengths_note(s: &Scenario) -> String {
             s.lengths, s.len, s.len
         )
     }
+}
+
+/// How every model treats `router=`: the latency models, the papers' and the channel-queue
+/// model, describe the input-queued router (FIFO VC buffers, an age-ordered maximal switch
+/// allocation moving one flit per port per cycle, one injection channel and one ejection port
+/// per node); with another organisation their numbers are still that router's. The channel-load
+/// bound counts flits per network channel, which no organisation changes.
+pub fn router_note(s: &Scenario) -> String {
+    if s.router.is_iq() {
+        "the input-queued router (router=iq), as the models assume".to_string()
+    } else {
+        format!(
+            "router={}: the latency models describe the input-queued router (router=iq: FIFO VC buffers, one flit per switch \
+             port per cycle, one injection channel and one ejection port per node) and predict its latency, not this \
+             organisation's; the bound counts channel loads and holds as it is",
+            s.router
+        )
+    }
+}
+
+/// The scenario keys every latency model, the papers' and the channel-queue model, reads as
+/// something else than what they say, in one line: each describes the input-queued router and
+/// messages of one length (`None` where the scenario asks for nothing else).
+pub fn assumption(s: &Scenario) -> Option<String> {
+    let mut parts = Vec::new();
+    if !s.router.is_iq() {
+        parts.push(format!(
+            "describes the input-queued router (router=iq: FIFO VC buffers, one flit per switch port per cycle, one injection \
+             channel and one ejection port per node), not router={}",
+            s.router
+        ));
+    }
+    if !s.lengths.is_fixed() {
+        parts.push(format!(
+            "takes every message to be the mean {} flits, not lengths={} (their spread adds waiting it does not count)",
+            s.len, s.lengths
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("the model {}; its prediction is that network's latency", parts.join("; it ")))
 }
 
 pub fn report(s: &Scenario) -> ModelReport {
@@ -270,6 +314,8 @@ pub fn report(s: &Scenario) -> ModelReport {
         channel_utilisation_predicted: utilisation,
         message_lengths: message_lengths_note(s),
         delays: delays_note(s),
+        router_organisation: router_note(s),
+        assumption: model.and_then(|_| assumption(s)),
     }
 }
 

@@ -104,5 +104,15 @@ test('the channel-queue curve and the predicted heat for a DOR tornado link; bot
   assert.ok(both[0].label.includes('Safaei') && both[1].label.includes('channel-queue'), JSON.stringify(both));
   assert.ok(both.every((c) => c.values > 20), JSON.stringify(both));
   assert.ok((await page.locator('#model').textContent()).includes('channel-queue: mean latency'));
+  assert.equal(await page.locator('#model .model-assumption').count(), 0, 'the input-queued router and fixed lengths: nothing to say');
+
+  // A router organisation and lengths the models do not describe: the CLI's line, in the panel.
+  const paper = 'k=8&routing=goal&traffic=tornado&rate=0.008&len=16&warmup=500&cycles=3000&router=damq+speedup2+wide&lengths=geometric';
+  const said = JSON.parse(execFileSync(TORUS, ['model', paper], { encoding: 'utf8' })).assumption;
+  assert.ok(said.includes('router=damq+speedup2+wide') && said.includes('lengths=geometric'), said);
+  await page.evaluate((s) => window.torusExplorer.setScenario(s), paper);
+  await page.waitForSelector('#model .model-assumption', { timeout: 120000 });
+  const line = await page.locator('#model .model-assumption').textContent();
+  assert.equal(line, `${said[0].toUpperCase()}${said.slice(1)}.`);
   assert.deepEqual(errors, []);
 });

@@ -1763,6 +1763,9 @@ class App {
         $('vc-note').hidden = false;
       }
       if (own) parts.push(el('p', {}, ['The project’s own channel-queue model applies too: its curve is drawn beside the paper’s, and its rows are marked “channel-queue”.']));
+      // Where the scenario asks for a router organisation or message lengths the models do not
+      // describe, the CLI's one line says how they read it.
+      if (r.assumption) parts.push(el('p', { class: 'model-note model-assumption' }, [`${r.assumption[0].toUpperCase()}${r.assumption.slice(1)}.`]));
     } else {
       parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
     }

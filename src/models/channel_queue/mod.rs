@@ -22,8 +22,10 @@ use super::{bisect_edge, Evaluation, LatencyModel};
 use crate::scenario::{RoutingKind, Scenario, Switching};
 use routes::ResourceKind;
 use serde::Serialize;
-use solve::{Prepared, Solution};
+use solve::{Prepared, Solution, Start};
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Relative width to which the saturation rate is bisected (§6: 0.1 %).
 pub const SATURATION_TOLERANCE: f64 = 1e-3;
@@ -51,13 +53,31 @@ pub struct ChannelQueue;
 
 /// The model prepared for one scenario: routes built once, solved at any rate.
 pub struct Model {
-    prepared: Prepared,
+    prepared: Rc<Prepared>,
+    /// The saturation rate, once bisected.
+    saturation: Rc<Cell<Option<f64>>>,
+}
+
+thread_local! {
+    /// The last scenario's model. The page asks for the report, both curves and the predicted
+    /// utilisation of one scenario in turn, and the CLI and validation solve one scenario at
+    /// many rates: the routes (up to a second to build) and the saturation rate (a bisection
+    /// of up to seconds for adaptive algorithms) depend on the scenario, not on its rate.
+    static LAST: RefCell<Option<(String, Rc<Prepared>, Rc<Cell<Option<f64>>>)>> = const { RefCell::new(None) };
 }
 
 impl Model {
     pub fn new(s: &Scenario) -> Result<Model, String> {
         assumptions_hold(s)?;
-        Ok(Model { prepared: Prepared::new(s)? })
+        let key = Scenario { rate: 0.0, ..s.clone() }.canonical();
+        if let Some((prepared, saturation)) =
+            LAST.with_borrow(|last| last.as_ref().filter(|(k, _, _)| *k == key).map(|(_, p, sat)| (p.clone(), sat.clone())))
+        {
+            return Ok(Model { prepared, saturation });
+        }
+        let model = Model { prepared: Rc::new(Prepared::new(s)?), saturation: Rc::new(Cell::new(None)) };
+        LAST.set(Some((key, model.prepared.clone(), model.saturation.clone())));
+        Ok(model)
     }
 
     pub fn solve(&self, rate: f64) -> Option<Solution> {
@@ -67,10 +87,12 @@ impl Model {
         self.prepared.solve(rate, None)
     }
 
-    /// The latency at each rate. A rate above the last solved one starts from its solution
-    /// (which lies below its own), and one above a saturated rate is saturated too.
+    /// The latency at each rate. A rate above the last two solved starts on the line through
+    /// their solutions (hold times and split), a rate above the last one from its solution; a
+    /// rate above a saturated one is saturated too. The points are the fixed points of cold
+    /// starts to the convergence tolerance, found in fewer rounds.
     pub fn curve(&self, rates: &[f64]) -> Vec<Option<f64>> {
-        let mut previous: Option<Solution> = None;
+        let mut solved: Vec<Solution> = Vec::new();
         let mut saturated_from = f64::INFINITY;
         rates
             .iter()
@@ -78,14 +100,29 @@ impl Model {
                 if !(rate >= 0.0 && rate.is_finite()) || rate >= saturated_from {
                     return None;
                 }
-                let start = previous.as_ref().filter(|p| p.rate <= rate).map(|p| p.hold.as_slice());
-                let solution = self.prepared.solve(rate, start);
-                let latency = solution.as_ref().map(|s| s.latency);
+                let below: Vec<&Solution> = solved.iter().rev().filter(|p| p.rate <= rate).take(2).collect();
+                let solution = match below[..] {
+                    [near, far] if far.rate < near.rate => self
+                        .prepared
+                        .solve(rate, Some(&self.prepared.extrapolate(near, far, rate)))
+                        .or_else(|| self.prepared.solve(rate, Some(&near.start()))),
+                    [near, ..] => self.prepared.solve(rate, Some(&near.start())),
+                    [] => self.prepared.solve(rate, None),
+                };
                 match solution {
-                    Some(s) => previous = Some(s),
-                    None => saturated_from = saturated_from.min(rate),
+                    Some(s) => {
+                        let latency = s.latency;
+                        solved.push(s);
+                        if solved.len() > 2 {
+                            solved.remove(0);
+                        }
+                        Some(latency)
+                    }
+                    None => {
+                        saturated_from = saturated_from.min(rate);
+                        None
+                    }
                 }
-                latency
             })
             .collect()
     }
@@ -93,13 +130,23 @@ impl Model {
     /// The smallest rate at which the fixed point fails, to 0.1 % (§6). Each rate
     /// tried starts from the solution of the highest rate solved so far.
     pub fn saturation_rate(&self) -> f64 {
+        if let Some(rate) = self.saturation.get() {
+            return rate;
+        }
+        let rate = self.bisect_saturation();
+        self.saturation.set(Some(rate));
+        rate
+    }
+
+    fn bisect_saturation(&self) -> f64 {
         let hi = 1.0 / self.prepared.len;
-        let below: std::cell::RefCell<Option<Vec<f64>>> = std::cell::RefCell::new(None);
+        // The hold times of the highest rate solved, with the zero-load split.
+        let below: RefCell<Option<Start>> = RefCell::new(None);
         let solves = |rate: f64| {
             let start = below.borrow().clone();
-            match self.prepared.solve(rate, start.as_deref()) {
+            match self.prepared.solve(rate, start.as_ref()) {
                 Some(solution) => {
-                    *below.borrow_mut() = Some(solution.hold);
+                    *below.borrow_mut() = Some(Start { hold: solution.hold, split: None, block: None });
                     true
                 }
                 None => false,
@@ -260,7 +307,13 @@ pub struct Report {
     pub reason: Option<String>,
     /// Whether the routes were enumerated exactly or from sampled plans (large tori).
     pub routes: Option<String>,
+    /// Where the scenario asks for what the model does not describe, and how it reads it (a
+    /// router organisation other than `iq`, message lengths that vary), in one line; `None`
+    /// where it describes the scenario as it is.
+    pub assumption: Option<String>,
 }
+
+
 
 /// The predicted flits/cycle on every channel at the scenario's rate, in the simulator's channel
 /// order: λ_c · M where the fixed point holds, the offered load at the zero-load split past
@@ -284,6 +337,7 @@ pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
         Err(reason) => return (Report { reason: Some(reason), ..Report::default() }, Vec::new()),
     };
     let routes = Some(model.routes());
+    let assumption = super::assumption(s);
     let saturation_rate = Some(model.saturation_rate());
     match model.solve(s.rate) {
         Some(solution) => {
@@ -295,10 +349,11 @@ pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
                 quantities: model.quantities(&solution),
                 reason: None,
                 routes,
+                assumption,
             };
             (report, utilisation)
         }
-        None => (Report { saturation_rate, saturated: true, routes, ..Report::default() }, model.offered_utilisation(s.rate)),
+        None => (Report { saturation_rate, saturated: true, routes, assumption, ..Report::default() }, model.offered_utilisation(s.rate)),
     }
 }
 
@@ -374,13 +429,28 @@ mod tests {
             let curve = model.curve(&rates);
             assert!(curve.windows(2).all(|w| w[0].unwrap() < w[1].unwrap()), "{text}: {curve:?}");
             assert!(model.solve(saturation * 1.05).is_none(), "{text}: past saturation");
-            // The curve starts each rate from the last solution: the same fixed point as a cold
-            // start, to the convergence tolerance.
+            // The curve starts each rate on the line through the last two solutions: the same
+            // fixed point as a cold start, to the convergence tolerance.
             for (rate, warm) in rates.iter().zip(&curve) {
                 let cold = model.solve(*rate).unwrap().latency;
                 assert!((warm.unwrap() - cold).abs() < 1e-4 * cold, "{text} at {rate}: {warm:?} vs {cold}");
             }
         }
+    }
+
+    #[test]
+    fn a_scenario_gets_its_own_routes_whatever_was_solved_before() {
+        // The last scenario's routes are kept: switching scenarios and back gives the same
+        // numbers as a first solve, and the rate alone does not make a new scenario.
+        let dor = scenario("k=4&routing=dor&traffic=tornado&len=16&rate=0.01");
+        let first = Model::new(&dor).unwrap().solve(0.01).unwrap().latency;
+        let goal = Model::new(&scenario("k=4&routing=goal&traffic=tornado&len=16")).unwrap().solve(0.01).unwrap().latency;
+        let uniform = Model::new(&scenario("k=4&routing=dor&traffic=uniform&len=16")).unwrap().solve(0.01).unwrap().latency;
+        assert!(goal != first && uniform != first);
+        let again = Model::new(&Scenario { rate: 0.02, ..dor.clone() }).unwrap();
+        assert_eq!(again.solve(0.01).unwrap().latency, first);
+        let fresh = Model { prepared: Rc::new(Prepared::new(&dor).unwrap()), saturation: Rc::new(Cell::new(None)) };
+        assert_eq!(again.saturation_rate(), fresh.saturation_rate());
     }
 
     #[test]

@@ -109,7 +109,8 @@ pub struct Flows {
     pub transition: Vec<f64>,
 }
 
-/// The states of the route graph, kept for algorithms whose split is part of the fixed point.
+/// The states of the route graph, kept for algorithms whose split is part of the fixed point;
+/// numbered so that every state comes after all the states that lead into it.
 #[derive(Clone, Debug, Default)]
 struct StateGraph {
     decision: Vec<u32>,
@@ -120,8 +121,6 @@ struct StateGraph {
     follower_slot: Vec<u32>,
     /// Messages/cycle entering at each state (at one message per node per cycle).
     entry: Vec<f64>,
-    /// Every state after all the states that lead into it.
-    order: Vec<u32>,
 }
 
 /// The route distribution of a scenario: resources, decisions and their flows.
@@ -498,6 +497,66 @@ fn group_followers(edges: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u
     (start, pairs.iter().map(|p| p.1).collect(), slots)
 }
 
+/// The state graph renumbered so that every state comes after all the states that lead into it
+/// (Kahn; routes never revisit a state): the flows then pass through it in one sweep over
+/// consecutive memory, which is most of the time of a round for adaptive algorithms.
+fn in_topological_order(graph: StateGraph, interner: &Interner) -> StateGraph {
+    let states = graph.decision.len();
+    let options = |x: usize| {
+        let start = graph.next_start[x] as usize;
+        &graph.next[start..start + interner.decisions[graph.decision[x] as usize].len as usize]
+    };
+    let mut indegree = vec![0u32; states];
+    for &y in &graph.next {
+        if y != NONE {
+            indegree[y as usize] += 1;
+        }
+    }
+    let mut order: Vec<u32> = (0..states as u32).filter(|&x| indegree[x as usize] == 0).collect();
+    let mut head = 0;
+    while head < order.len() {
+        let x = order[head] as usize;
+        head += 1;
+        for &y in options(x) {
+            if y != NONE {
+                indegree[y as usize] -= 1;
+                if indegree[y as usize] == 0 {
+                    order.push(y);
+                }
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), states, "the route graph has a cycle");
+    // Merge states with the same future: the same decision, and options leading to states
+    // merged already (Kahn's order backwards reaches every state after those it leads to).
+    let mut class = vec![NONE; states];
+    let mut classes: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+    let mut members: Vec<u32> = Vec::new();
+    for &old in order.iter().rev() {
+        let x = old as usize;
+        let next: Vec<u32> = options(x).iter().map(|&y| if y == NONE { NONE } else { class[y as usize] }).collect();
+        let fresh = classes.len() as u32;
+        class[x] = *classes.entry((graph.decision[x], next)).or_insert(fresh);
+        if class[x] == fresh {
+            members.push(old);
+        }
+    }
+    // Classes were numbered after those they lead to: reversed, before.
+    let count = members.len();
+    let renumbered = |c: u32| if c == NONE { NONE } else { count as u32 - 1 - c };
+    let mut sorted = StateGraph { entry: vec![0.0; count], ..StateGraph::default() };
+    for &old in members.iter().rev() {
+        let x = old as usize;
+        sorted.decision.push(graph.decision[x]);
+        sorted.next_start.push(sorted.next.len() as u32);
+        sorted.next.extend(options(x).iter().map(|&y| if y == NONE { NONE } else { renumbered(class[y as usize]) }));
+    }
+    for &old in &order {
+        sorted.entry[renumbered(class[old as usize]) as usize] += graph.entry[old as usize];
+    }
+    sorted
+}
+
 impl Routes {
     /// The route distribution of a scenario: exact when the outcomes fit the budgets, else
     /// from sampled plans; an error when even those do not fit, or when the pattern is not
@@ -603,9 +662,9 @@ impl Routes {
     }
 
     fn from_graph(t: &Torus, b: GraphBuilder, enumeration: Enumeration) -> Routes {
-        let states = b.plan.len();
-        let mut graph = b.graph;
         let interner = b.interner;
+        let graph = in_topological_order(b.graph, &interner);
+        let states = graph.decision.len();
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         for x in 0..states {
             let d = interner.decisions[graph.decision[x] as usize];
@@ -617,6 +676,7 @@ impl Routes {
             }
         }
         let (start, followers, slots) = group_followers(interner.options.len(), pairs);
+        let mut graph = graph;
         graph.follower_slot = vec![NONE; graph.next.len()];
         for x in 0..states {
             let d = interner.decisions[graph.decision[x] as usize];
@@ -628,31 +688,6 @@ impl Routes {
                 }
             }
         }
-        // Every state after all the states that lead into it (Kahn); routes never revisit one.
-        let mut indegree = vec![0u32; states];
-        for &y in &graph.next {
-            if y != NONE {
-                indegree[y as usize] += 1;
-            }
-        }
-        let mut order: Vec<u32> = (0..states as u32).filter(|&x| indegree[x as usize] == 0).collect();
-        let mut head = 0;
-        while head < order.len() {
-            let x = order[head] as usize;
-            head += 1;
-            let len = interner.decisions[graph.decision[x] as usize].len;
-            for i in 0..len {
-                let y = graph.next[(graph.next_start[x] + i) as usize];
-                if y != NONE {
-                    indegree[y as usize] -= 1;
-                    if indegree[y as usize] == 0 {
-                        order.push(y);
-                    }
-                }
-            }
-        }
-        debug_assert_eq!(order.len(), states, "the route graph has a cycle");
-        graph.order = order;
         let mut routes = Routes::assemble(t, interner, start, followers, enumeration, graph);
         let first_option: Vec<f64> =
             routes.decisions.iter().flat_map(|d| (0..d.len).map(|i| if i == 0 { 1.0 } else { 0.0 })).collect();
@@ -690,8 +725,7 @@ impl Routes {
         }
         let g = &self.graph;
         let mut state = g.entry.clone();
-        for &x in &g.order {
-            let x = x as usize;
+        for x in 0..state.len() {
             let flow = state[x];
             if flow == 0.0 {
                 continue;

@@ -84,6 +84,9 @@ pub struct Solution {
     pub latency: f64,
     /// S per resource (0 for ejection ports).
     pub hold: Vec<f64>,
+    /// Per option: the probability that a header making its decision takes it (adaptive
+    /// routes only).
+    pub split: Option<Vec<f64>>,
     /// Messages/cycle per resource, decision, edge, follower and transition (at this rate).
     pub flows: Flows,
     /// Per decision: probability of waiting for a VC (P_b), the mean of that wait, and the
@@ -170,19 +173,53 @@ impl Prepared {
             .collect()
     }
 
-    /// Solves the fixed point at `rate`, from `start` hold times (a lower rate's solution, which
-    /// saves rounds) or an idle network's. `None` when saturated: some resource at ρ ≥ 1, or no
-    /// convergence in [`MAX_ROUNDS`] rounds, from either start (an adaptive split may settle on
-    /// a fixed point from one start and not from the other).
-    pub fn solve(&self, rate: f64, start: Option<&[f64]>) -> Option<Solution> {
-        match start {
-            Some(hold) => self.solve_from(rate, hold.to_vec()).or_else(|| self.solve_from(rate, self.idle_hold())),
-            None => self.solve_from(rate, self.idle_hold()),
-        }
+    /// Solves the fixed point at `rate`, from `start` (a nearby rate's solution, which saves
+    /// rounds) or an idle network with the zero-load split. `None` when saturated: some
+    /// resource at ρ ≥ 1, or no convergence in [`MAX_ROUNDS`] rounds, from either start (an
+    /// adaptive split may settle on a fixed point from one start and not from the other).
+    pub fn solve(&self, rate: f64, start: Option<&Start>) -> Option<Solution> {
+        start.and_then(|start| self.solve_from(rate, start)).or_else(|| self.solve_from(rate, &self.idle_start()))
     }
 
-    fn solve_from(&self, rate: f64, mut hold: Vec<f64>) -> Option<Solution> {
+    fn idle_start(&self) -> Start {
+        Start { hold: self.idle_hold(), split: None, block: None }
+    }
+
+    /// A start for `rate` on the line through two solutions (hold times, split and blocking),
+    /// from the nearer: where a curve's next point lies to second order in the step. The split
+    /// and the blocking are kept probabilities.
+    pub fn extrapolate(&self, near: &Solution, far: &Solution, rate: f64) -> Start {
+        let step = (rate - near.rate) / (near.rate - far.rate);
+        let line = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(a, b)| a + (a - b) * step).collect::<Vec<f64>>();
+        let hold = line(&near.hold, &far.hold);
+        let split = match (&near.split, &far.split) {
+            (Some(a), Some(b)) => {
+                let mut split = line(a, b);
+                for d in &self.routes.decisions {
+                    let options = &mut split[d.first as usize..(d.first + d.len) as usize];
+                    options.iter_mut().for_each(|x| *x = x.max(0.0));
+                    let total: f64 = options.iter().sum();
+                    options.iter_mut().for_each(|x| *x /= total);
+                }
+                Some(split)
+            }
+            _ => None,
+        };
+        let block = Some(line(&near.block, &far.block).into_iter().map(|p| p.clamp(0.0, 1.0)).collect());
+        Start { hold, split, block }
+    }
+
+    fn solve_from(&self, rate: f64, start: &Start) -> Option<Solution> {
         let mut round = Round::new(self);
+        if let Some(split) = &start.split {
+            round.split.copy_from_slice(split);
+            round.split_started = true;
+            self.routes.flows_into(split, &mut round.flows);
+        }
+        if let Some(block) = &start.block {
+            round.block.copy_from_slice(block);
+        }
+        let mut hold = start.hold.clone();
         for rounds in 1..=MAX_ROUNDS {
             let next = round.run(self, rate, &hold)?;
             let converged = next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0));
@@ -194,6 +231,25 @@ impl Prepared {
         }
         None
     }
+}
+
+/// Where the rounds of a solve start: hold times; for adaptive routes the split (else the
+/// zero-load split, every header taking its first option); the probability that a header
+/// waits at each decision, which tells how closely it follows the previous message of its
+/// input (else none waits).
+#[derive(Clone, Debug)]
+pub struct Start {
+    pub hold: Vec<f64>,
+    pub split: Option<Vec<f64>>,
+    pub block: Option<Vec<f64>>,
+}
+
+impl Solution {
+    /// A start at this solution.
+    pub fn start(&self) -> Start {
+        Start { hold: self.hold.clone(), split: self.split.clone(), block: Some(self.block.clone()) }
+    }
+
 }
 
 /// Scratch state of the rounds at one rate.
@@ -587,6 +643,7 @@ impl Round {
             rate,
             latency: mean_source_wait + mean_delay + p.len + mean_hops * (1.0 + p.hop_delay),
             hold,
+            split: r.adaptive.then(|| self.split.clone()),
             flows,
             block: self.block.clone(),
             vc_wait: self.vc_wait.clone(),
