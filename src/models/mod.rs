@@ -148,6 +148,8 @@ pub struct ModelReport {
     pub channel_utilisation_predicted: Vec<f64>,
     /// How the models read the scenario's message lengths ([`message_lengths_note`]).
     pub message_lengths: String,
+    /// How the models read the scenario's arrival process ([`injection_note`]).
+    pub injection: String,
 }
 
 /// How every model treats `lengths=`: the papers' latency models assume messages of a fixed
@@ -163,6 +165,22 @@ pub fn message_lengths_note(s: &Scenario) -> String {
              (the spread of lengths adds waiting they do not count); the bound depends only on the mean",
             s.lengths, s.len, s.len
         )
+    }
+}
+
+/// How every model treats `inject=`: their queues are M/G/1 or M/M/1, fed by Poisson arrivals,
+/// so under another arrival process they predict the waiting of Poisson traffic at the same
+/// rate; the channel-load bound depends on the rate alone and holds as it is.
+pub fn injection_note(s: &Scenario) -> String {
+    match s.inject {
+        crate::scenario::Injection::Poisson => "Poisson arrivals, as the models assume".into(),
+        crate::scenario::Injection::Bernoulli => "Bernoulli arrivals (at most one a cycle): the latency models assume Poisson arrivals, \
+             slightly more variable, so they overstate the waiting a little; the bound depends only on the rate"
+            .into(),
+        other => format!(
+            "bursty arrivals ({other}): the latency models assume Poisson arrivals and leave out the queueing of bursts, \
+             so they understate the latency; the bound depends only on the rate"
+        ),
     }
 }
 
@@ -198,6 +216,7 @@ pub fn report(s: &Scenario) -> ModelReport {
         channel_queue: own,
         channel_utilisation_predicted: utilisation,
         message_lengths: message_lengths_note(s),
+        injection: injection_note(s),
     }
 }
 

@@ -369,6 +369,7 @@ class App {
       router: select('router', s.router),
       lengths: () => el('input', { type: 'text', spellcheck: 'false' }),
       rng: select('rng', s.rng),
+      inject: () => el('input', { type: 'text', spellcheck: 'false' }),
     };
     this.inputs = {};
     this.rows = {};

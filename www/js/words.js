@@ -42,6 +42,10 @@ export const CONTROLS = {
     label: 'random-number samplers',
     help: 'how arrival times and geometric lengths are drawn from the seed: 1, as every link before this choice; 2, the rand_distr library\'s samplers (same statistics, other draws)',
   },
+  inject: {
+    label: 'arrivals',
+    help: 'when a node\'s messages arrive, at the same mean rate: poisson (at random times), bernoulli (at most one a cycle), or onoff:ON-OFF (bursts of ON cycles on average, silences of OFF)',
+  },
 };
 
 // The choices of the enumerated keys: what each is, then its key in brackets where the key is
