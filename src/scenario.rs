@@ -828,7 +828,7 @@ impl Scenario {
             };
             return Err(ScenarioError::new(
                 "inject",
-                format!("{} at rate {} needs {chance} messages in a cycle, more than the one a cycle it can draw: {fix}", self.inject, self.rate),
+                format!("{} at rate {} needs a message in a cycle with probability {chance}, above 1: {fix}", self.inject, self.rate),
             ));
         }
         match self.lengths {

@@ -15,7 +15,7 @@ fn poisson_is_the_default_and_every_link_keeps_its_run() {
     assert!(s.canonical().ends_with("&inject=poisson"), "{}", s.canonical());
     let base = "k=8&routing=goal&vcs=3&len=4&rate=0.05&warmup=300&cycles=2000";
     assert_eq!(run(base), run(&format!("{base}&inject=poisson")));
-    for text in ["inject=bernoulli", "inject=onoff:20-80", "inject=%20onoff:1-1000000"] {
+    for text in ["inject=bernoulli", "inject=onoff:20-80", "inject=%20onoff:1000000-1"] {
         let s = Scenario::parse(&format!("k=4&rate=0.001&{text}")).unwrap();
         assert_eq!(Scenario::parse(&s.canonical()).unwrap(), s, "{text}");
     }

@@ -50,7 +50,7 @@ fn defaults_follow_the_spec() {
     assert!(!s.warmup_auto() && !s.cycles_auto() && s.ci == 0.02);
     let auto = Scenario::parse("warmup=auto&cycles=auto").unwrap();
     assert!(auto.warmup_auto() && auto.cycles_auto());
-    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed&rng=1"));
+    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed&rng=1&inject=poisson"));
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);
@@ -83,7 +83,7 @@ fn defaults_follow_the_spec() {
     // Message lengths: fixed unless a link says otherwise; len is the mean, which a uniform
     // range gives when len is left out.
     assert_eq!(s.lengths, torus_explorer::scenario::Lengths::Fixed);
-    assert_eq!(s.canonical().split('&').nth(KEYS.len() - 2), Some("lengths=fixed"));
+    assert_eq!(s.canonical().split('&').nth(KEYS.len() - 3), Some("lengths=fixed"));
     let uniform = Scenario::parse("lengths=uniform:4-20").unwrap();
     assert_eq!((uniform.len, uniform.lengths.name()), (12, "uniform:4-20".to_string()));
     assert_eq!(Scenario::parse("lengths=uniform:6-18&len=12").unwrap().len, 12);
