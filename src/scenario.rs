@@ -268,6 +268,76 @@ impl Serialize for Lengths {
     }
 }
 
+/// When messages arrive at a node (`inject=`), at the mean rate λ of `rate` in every case
+/// (`traffic::injection` draws them). The analytical models assume Poisson arrivals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Injection {
+    /// Exponential gaps of mean 1/λ: every link before this key.
+    #[default]
+    Poisson,
+    /// A message in each cycle with probability λ (at most one a cycle).
+    Bernoulli,
+    /// Bursts and silences whose lengths in cycles are geometric with means `on` and `off`
+    /// (`onoff:ON-OFF`); in each cycle of a burst a message with probability λ·(on + off)/on.
+    OnOff { on: u32, off: u32 },
+}
+
+impl Injection {
+    /// The scenario-string spelling.
+    pub fn name(&self) -> String {
+        match self {
+            Injection::Poisson => "poisson".into(),
+            Injection::Bernoulli => "bernoulli".into(),
+            Injection::OnOff { on, off } => format!("onoff:{on}-{off}"),
+        }
+    }
+
+    fn from_name(value: &str) -> Result<Injection, String> {
+        let value = value.trim();
+        let (lo, hi) = limits::BURST;
+        let expected = || format!("must be poisson, bernoulli or onoff:ON-OFF (mean burst and silence in cycles, {lo} to {hi}), got {}", quoted(value));
+        match value {
+            "poisson" => Ok(Injection::Poisson),
+            "bernoulli" => Ok(Injection::Bernoulli),
+            _ => {
+                let periods = value.strip_prefix("onoff:").ok_or_else(expected)?;
+                let (on, off) = periods.split_once('-').ok_or_else(expected)?;
+                let cycles = |t: &str| t.trim().parse::<u32>().ok().filter(|v| (lo..=hi).contains(v));
+                match (cycles(on), cycles(off)) {
+                    (Some(on), Some(off)) => Ok(Injection::OnOff { on, off }),
+                    _ => Err(expected()),
+                }
+            }
+        }
+    }
+
+    pub fn is_poisson(&self) -> bool {
+        *self == Injection::Poisson
+    }
+
+    /// The chance of a message in one cycle (of a burst, for on/off) at mean rate λ, which
+    /// cannot pass 1; none for Poisson, whose arrivals may bunch in a cycle.
+    pub fn peak_chance(&self, rate: f64) -> Option<f64> {
+        match *self {
+            Injection::Poisson => None,
+            Injection::Bernoulli => Some(rate),
+            Injection::OnOff { on, off } => Some(rate * (on + off) as f64 / on as f64),
+        }
+    }
+}
+
+impl fmt::Display for Injection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for Injection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
 impl RoutingKind {
     /// Fewest virtual channels per physical channel with which the algorithm's
     /// deadlock-avoidance scheme works on an `n`-dimensional torus (for nbc the smallest one:
@@ -354,6 +424,8 @@ pub mod limits {
     /// `ci`, the relative half-width `cycles=auto` runs to: above 0, at most 1.
     pub const CI: (f64, f64) = (0.0, 1.0);
     pub const CYCLES: (u64, u64) = (1, 1_000_000_000);
+    /// Mean burst and silence of `inject=onoff:ON-OFF`, in cycles.
+    pub const BURST: (u32, u32) = (1, 1_000_000);
     /// Flit buffers in the whole network (nodes × 2n × vcs × buf) at most this many.
     pub const MAX_BUFFER_SLOTS: u64 = 1 << 25;
     /// Longest scenario string accepted (a link is never this long legitimately).
@@ -436,6 +508,8 @@ pub struct Scenario {
     /// The weights read from `matrix`.
     #[serde(skip)]
     pub traffic_matrix: Option<std::sync::Arc<matrix::TrafficMatrix>>,
+    /// When messages arrive at a node (Poisson unless a link says otherwise).
+    pub inject: Injection,
 }
 
 /// Seed 004's hot spot: each hot node this many times as likely as any other destination
@@ -493,6 +567,7 @@ impl Default for Scenario {
             permutation_seed: None,
             matrix: String::new(),
             traffic_matrix: None,
+            inject: Injection::Poisson,
         }
     }
 }
@@ -527,7 +602,7 @@ impl std::error::Error for ScenarioError {}
 pub const KEYS: &[&str] = &[
     "k", "n", "routing", "switching", "scout", "traffic", "rate", "len", "vcs", "buf", "beta",
     "seed", "warmup", "cycles", "unsafe", "mq", "qcap", "flinks", "fnodes", "frandom", "misroute",
-    "ci", "router", "lengths", "rng", "rdelay", "ldelay", "cdelay", "hot", "hotfrac", "pseed", "matrix",
+    "ci", "router", "lengths", "rng", "rdelay", "ldelay", "cdelay", "hot", "hotfrac", "pseed", "matrix", "inject",
 ];
 
 /// The key that gives the offered load in flits/node/cycle instead of `rate`'s
@@ -750,6 +825,7 @@ impl Scenario {
                         _ => Some(parse_int(key, v, (0, u64::MAX)).map_err(|e| ScenarioError::new(key, e.message.replace(", got", " or auto, got")))?),
                     }
                 }
+                "inject" => s.inject = Injection::from_name(v).map_err(|e| ScenarioError::new(key, e))?,
                 _ => unreachable!("every key in KEYS has a parser"),
             }
         }
@@ -829,6 +905,16 @@ impl Scenario {
             return Err(ScenarioError::new(
                 "rate",
                 format!("must be a number in (0, {injection}] (one message per injection channel), got `{}`", self.rate),
+            ));
+        }
+        if let Some(chance) = self.inject.peak_chance(self.rate).filter(|&p| p > 1.0) {
+            let fix = match self.inject {
+                Injection::Bernoulli => "lower the rate to at most 1".to_string(),
+                _ => "lower the rate, lengthen the bursts or shorten the silences".to_string(),
+            };
+            return Err(ScenarioError::new(
+                "inject",
+                format!("{} at rate {} needs a message in a cycle with probability {chance}, above 1: {fix}", self.inject, self.rate),
             ));
         }
         match self.lengths {
@@ -1167,7 +1253,7 @@ impl Scenario {
     pub fn canonical(&self) -> String {
         format!(
             "k={}&n={}&routing={}&switching={}&scout={}&traffic={}&rate={}&len={}&vcs={}&buf={}\
-             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rng={}&rdelay={}&ldelay={}&cdelay={}&hot={}&hotfrac={}&pseed={}&matrix={}",
+             &beta={}&seed={}&warmup={}&cycles={}&unsafe={}&mq={}&qcap={}&flinks={}&fnodes={}&frandom={}&misroute={}&ci={}&router={}&lengths={}&rng={}&rdelay={}&ldelay={}&cdelay={}&hot={}&hotfrac={}&pseed={}&matrix={}&inject={}",
             self.k,
             self.n,
             self.routing,
@@ -1199,7 +1285,8 @@ impl Scenario {
             joined(&self.hot_nodes),
             self.hot_fraction.map_or("auto".to_string(), |f| f.to_string()),
             self.permutation_seed.map_or("auto".to_string(), |p| p.to_string()),
-            escaped(&self.matrix)
+            escaped(&self.matrix),
+            self.inject
         )
     }
 

@@ -1,9 +1,10 @@
 //! Traffic patterns: where each message goes (seed 004 Table 2; `docs/models/bounds.md` §9.2).
 //!
 //! A pattern is the row `Λ[s]` of a traffic matrix: [`Pattern::destination`] draws from it,
-//! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). Arrival times are
-//! the simulator's concern (Poisson, see `sim`); how long each message is, [`MessageLengths`].
+//! [`Pattern::row`] lists it with probabilities (for the channel-load bounds). When messages
+//! arrive, [`injection`]; how long each message is, [`MessageLengths`].
 
+pub mod injection;
 pub(crate) mod lattice;
 mod matching;
 pub(crate) mod oblivious;

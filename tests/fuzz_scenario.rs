@@ -184,6 +184,7 @@ impl Generator {
             "pseed" if self.below(3) == 0 => self.name(vec!["auto"]),
             "pseed" => self.integer(0, u64::MAX),
             "matrix" => self.pick(&["", "missing.csv", ".", "Cargo.toml", "%2Fnonexistent", "a&b", "tests"]).to_string(),
+            "inject" => self.inject(),
             _ => self.junk(),
         }
     }
@@ -222,6 +223,20 @@ impl Generator {
                 let lo = self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64);
                 let hi = self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64);
                 format!("{}{lo}{separator}{hi}", self.pick(&["uniform:", "uniform:", "uniform", "Uniform:", ""]))
+            }
+        }
+    }
+
+    /// `poisson`, `bernoulli`, or `onoff:ON-OFF` with edge and malformed periods.
+    fn inject(&mut self) -> String {
+        match self.below(5) {
+            0 => self.name(vec!["poisson", "bernoulli"]),
+            1 => format!("onoff:{}", self.integer(limits::BURST.0 as u64, limits::BURST.1 as u64)),
+            _ => {
+                let separator = self.pick(&["-", "-", "-", "", "--", ":", "%2D"]);
+                let on = self.integer(limits::BURST.0 as u64, limits::BURST.1 as u64);
+                let off = self.integer(limits::BURST.0 as u64, limits::BURST.1 as u64);
+                format!("{}{on}{separator}{off}", self.pick(&["onoff:", "onoff:", "onoff", "OnOff:", ""]))
             }
         }
     }

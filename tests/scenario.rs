@@ -50,7 +50,7 @@ fn defaults_follow_the_spec() {
     assert!(!s.warmup_auto() && !s.cycles_auto() && s.ci == 0.02);
     let auto = Scenario::parse("warmup=auto&cycles=auto").unwrap();
     assert!(auto.warmup_auto() && auto.cycles_auto());
-    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed&rng=1&rdelay=0&ldelay=0&cdelay=0&hot=&hotfrac=auto&pseed=auto&matrix="));
+    assert!(auto.canonical().contains("&warmup=auto&cycles=auto&") && auto.canonical().ends_with("&misroute=0&ci=0.02&router=iq&lengths=fixed&rng=1&rdelay=0&ldelay=0&cdelay=0&hot=&hotfrac=auto&pseed=auto&matrix=&inject=poisson"));
     // vcs defaults to the algorithm's minimum, or to the VCs its seed's experiments used.
     assert_eq!(Scenario::parse("routing=minad").unwrap().vcs, 3);
     assert_eq!(Scenario::parse("routing=nbc").unwrap().vcs, 10);

@@ -224,6 +224,8 @@ pub struct ModelReport {
     /// What the latency models read as something else than the scenario says ([`assumption`]),
     /// where a model applies.
     pub assumption: Option<String>,
+    /// How the models read the scenario's arrival process ([`injection_note`]).
+    pub injection: String,
 }
 
 /// How every model treats `lengths=`: the papers' latency models assume messages of a fixed
@@ -261,8 +263,8 @@ pub fn router_note(s: &Scenario) -> String {
 }
 
 /// The scenario keys every latency model, the papers' and the channel-queue model, reads as
-/// something else than what they say, in one line: each describes the input-queued router and
-/// messages of one length (`None` where the scenario asks for nothing else).
+/// something else than what they say, in one line: each describes the input-queued router,
+/// messages of one length and Poisson arrivals (`None` where the scenario asks for nothing else).
 pub fn assumption(s: &Scenario) -> Option<String> {
     let mut parts = Vec::new();
     if !s.router.is_iq() {
@@ -278,7 +280,26 @@ pub fn assumption(s: &Scenario) -> Option<String> {
             s.len, s.lengths
         ));
     }
+    if s.inject != crate::scenario::Injection::Poisson {
+        parts.push(format!("feeds its queues with Poisson arrivals, not inject={}", s.inject));
+    }
     (!parts.is_empty()).then(|| format!("the model {}; its prediction is that network's latency", parts.join("; it ")))
+}
+
+/// How every model treats `inject=`: their queues are M/G/1 or M/M/1, fed by Poisson arrivals,
+/// so under another arrival process they predict the waiting of Poisson traffic at the same
+/// rate; the channel-load bound depends on the rate alone and holds as it is.
+pub fn injection_note(s: &Scenario) -> String {
+    match s.inject {
+        crate::scenario::Injection::Poisson => "Poisson arrivals, as the models assume".into(),
+        crate::scenario::Injection::Bernoulli => "Bernoulli arrivals (at most one a cycle): the latency models assume Poisson arrivals, \
+             slightly more variable, so they overstate the waiting a little; the bound depends only on the rate"
+            .into(),
+        other => format!(
+            "bursty arrivals ({other}): the latency models assume Poisson arrivals and leave out the queueing of bursts, \
+             so they understate the latency; the bound depends only on the rate"
+        ),
+    }
 }
 
 pub fn report(s: &Scenario) -> ModelReport {
@@ -316,6 +337,7 @@ pub fn report(s: &Scenario) -> ModelReport {
         delays: delays_note(s),
         router_organisation: router_note(s),
         assumption: model.and_then(|_| assumption(s)),
+        injection: injection_note(s),
     }
 }
 

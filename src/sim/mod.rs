@@ -44,7 +44,8 @@ mod view;
 
 use crate::routing::{self, Algorithm, Candidate, Candidates, RoutePlan, Routing, VcSets, EJECT};
 use crate::with_algorithm;
-use crate::rng::{Exponential, Rng, Stream};
+use crate::rng::{Rng, Stream};
+use crate::traffic::injection::Arrivals;
 use crate::traffic::MessageLengths;
 use rand::distr::Distribution;
 use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, ScenarioError};
@@ -381,8 +382,8 @@ pub struct Simulation {
     injection_channels: u32,
     pattern: Pattern,
     traffic_rng: Rng,
-    /// The gaps between a node's arrivals, exponential with mean 1/λ (Poisson arrivals).
-    interarrival: Exponential,
+    /// When each node's messages arrive (`inject=`).
+    arrivals: Arrivals,
     routing_rng: Rng,
     /// Draws message lengths under `lengths=` (none when fixed: every message is `len` flits).
     length_rng: Rng,
@@ -440,6 +441,8 @@ pub struct Simulation {
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
     next_arrival: Table<f64>,
+    /// The end of each node's current or next burst (`inject=onoff`; unused otherwise).
+    burst_end: Table<f64>,
     /// Which nodes have arrivals in which cycle, so that generation costs what arrives rather
     /// than a look at every node every cycle; and the nodes due in the current cycle.
     calendar: Calendar,
@@ -613,8 +616,9 @@ impl Simulation {
             })
             .collect();
         let mut traffic_rng = Rng::new(s.seed, Stream::Traffic);
-        let interarrival = Exponential::new(s.rate, s.rng);
-        let next_arrival: Vec<f64> = (0..nodes).map(|_| interarrival.sample(&mut traffic_rng)).collect();
+        let arrivals = Arrivals::new(s.inject, s.rate, s.rng);
+        let mut burst_end = vec![0.0; nodes as usize];
+        let next_arrival: Vec<f64> = burst_end.iter_mut().map(|end| arrivals.first(end, &mut traffic_rng)).collect();
         let mut calendar = Calendar::new(nodes);
         for (u, &t) in next_arrival.iter().enumerate() {
             if faults::sends(&faults, &pattern, &torus, u as Node) {
@@ -637,7 +641,7 @@ impl Simulation {
             routing,
             pattern,
             traffic_rng,
-            interarrival,
+            arrivals,
             routing_rng: Rng::new(s.seed, Stream::Routing),
             length_rng: Rng::new(s.seed, Stream::Lengths),
             lengths: MessageLengths::new(s.lengths, s.len, s.rng),
@@ -672,6 +676,7 @@ impl Simulation {
             calendar,
             due: Vec::with_capacity(nodes as usize),
             next_arrival: next_arrival.into(),
+            burst_end: burst_end.into(),
             input_vcs: input_vcs.into(),
             locals,
             local_class: local_class.into(),
@@ -948,13 +953,14 @@ impl Simulation {
     /// The messages of node `u` that arrive in this cycle join its source queue.
     fn arrive<R: Routing>(&mut self, r: &R, u: Node) {
         let now = self.cycle;
-        while self.next_arrival[u as usize] < (now + 1) as f64 {
-            if self.source_queue[u as usize].len() >= self.queue_cap {
+        let i = u as usize;
+        while self.next_arrival[i] < (now + 1) as f64 {
+            if self.source_queue[i].len() >= self.queue_cap {
                 self.throttled_source_cycles += 1;
-                self.next_arrival[u as usize] = (now + 1) as f64;
+                self.next_arrival[i] = (now + 1) as f64;
                 break;
             }
-            self.next_arrival[u as usize] += self.interarrival.sample(&mut self.traffic_rng);
+            self.next_arrival[i] = self.arrivals.next(self.next_arrival[i], &mut self.burst_end[i], &mut self.traffic_rng);
             if self.scenario.beta > 0.0 && self.traffic_rng.chance(self.scenario.beta) {
                 self.start_broadcast(r, u);
             } else {

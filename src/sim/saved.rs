@@ -68,6 +68,7 @@ saved_state! {
         channels_at_level: Table<u64>,
         source_queue: Vec<VecDeque<u32>>,
         next_arrival: Table<f64>,
+        burst_end: Table<f64>,
         calendar: Calendar,
         active_vcs: Table<u64>,
         parked_vcs: Table<u64>,
@@ -138,7 +139,7 @@ saved_state! {
         router,
         organised,
         lengths,
-        interarrival,
+        arrivals,
         injection_channels,
         delayed,
         // Scratch, empty between cycles.
@@ -186,6 +187,7 @@ impl Simulation {
             && saved.channels_at_level.len() == sim.channels_at_level.len()
             && saved.source_queue.len() == sim.source_queue.len()
             && saved.next_arrival.len() == sim.next_arrival.len()
+            && saved.burst_end.len() == sim.burst_end.len()
             && saved.active_vcs.len() == sim.active_vcs.len()
             && saved.parked_vcs.len() == sim.parked_vcs.len()
             && saved.active_routers.len() == sim.active_routers.len()
@@ -244,6 +246,9 @@ mod tests {
         continues_exactly("k=8&routing=dor&len=4&rate=0.3&router=speedup2&warmup=200&cycles=600", 130);
         continues_exactly("k=4&n=3&routing=minad&vcs=3&len=2&rate=0.5&router=maxmatch+wide&warmup=200&cycles=600", 99);
         continues_exactly("k=8&routing=val&vcs=4&buf=4&len=3&rate=0.1&router=damq&warmup=200&cycles=600", 150);
+        // Bursts under way move with the simulation; and the second generation of samplers.
+        continues_exactly("k=8&routing=dor&len=4&rate=0.05&inject=onoff:20-60&warmup=200&cycles=600", 140);
+        continues_exactly("k=8&routing=duato&vcs=4&len=8&rate=0.02&lengths=geometric&rng=2&inject=bernoulli&warmup=200&cycles=600", 120);
     }
 
     #[test]

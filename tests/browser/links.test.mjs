@@ -24,7 +24,7 @@ const EDITS = [
   ['k', '6'], ['traffic', 'tornado'], ['rate', '0.0125'], ['len', '8'], ['buf', '2'],
   ['seed', '98765432109876543'], ['warmup', 'auto'], ['cycles', '4000'], ['vcs', '3'],
   ['routing', 'minad'], ['unsafe', '1'], ['switching', 'scouting'], ['scout', '2'], ['beta', '0.02'],
-  ['qcap', '50'], ['ci', '0.05'], ['rng', '2'],
+  ['qcap', '50'], ['ci', '0.05'], ['rng', '2'], ['inject', 'onoff:20-80'],
 ];
 
 test('every control changes the hash, and a reload restores every control', async () => {
@@ -32,7 +32,7 @@ test('every control changes the hash, and a reload restores every control', asyn
   // The load entered as the rate key itself (messages/node/cycle).
   await page.locator('#rate-unit').selectOption('messages');
   const before = await hash(page);
-  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rng', 'rdelay', 'ldelay', 'cdelay', 'hot', 'hotfrac', 'pseed', 'matrix']) {
+  for (const key of ['k', 'n', 'routing', 'switching', 'scout', 'traffic', 'rate', 'len', 'vcs', 'buf', 'beta', 'seed', 'warmup', 'cycles', 'unsafe', 'qcap', 'ci', 'router', 'lengths', 'rng', 'rdelay', 'ldelay', 'cdelay', 'hot', 'hotfrac', 'pseed', 'matrix', 'inject']) {
     assert.ok(valueOf(before, key) !== null, `the hash carries ${key}`);
     assert.equal(await page.locator(`#key-${key}`).count(), 1, `a control for ${key}`);
   }

@@ -382,6 +382,7 @@ class App {
       hotfrac: () => el('input', { type: 'text', inputmode: 'decimal', spellcheck: 'false' }),
       pseed: () => el('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]{1,20}|auto', spellcheck: 'false' }),
       matrix: text(),
+      inject: () => el('input', { type: 'text', spellcheck: 'false' }),
     };
     this.inputs = {};
     this.rows = {};

@@ -82,6 +82,10 @@ export const CONTROLS = {
     help: 'a CSV file of N × N weights, read by the torus command line; the page cannot read files',
     when: (v) => v.traffic === 'matrix',
   },
+  inject: {
+    label: 'arrivals',
+    help: 'when a node\'s messages arrive, at the same mean rate: poisson (at random times), bernoulli (at most one a cycle), or onoff:ON-OFF (bursts of ON cycles on average, silences of OFF)',
+  },
 };
 
 // The choices of the enumerated keys: what each is, then its key in brackets where the key is
