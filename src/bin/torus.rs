@@ -84,7 +84,7 @@ fn command_help(command: &str) -> Option<String> {
   Simulates the scenario: warm-up, measurement window, drain of the messages generated in the
   window. Prints one JSON object: the scenario, its latency (mean and 95 % interval), its
   throughput (offered and accepted, flits/node/cycle), whether it saturated or deadlocked, and
-  the measured quantities the models use.
+  the measured quantities the models use. docs/output.md defines every field.
   --seeds N    N replications (seeds derived from the scenario's); adds each one's result and
                the mean and 95 % interval across them
   --threads N  worker threads for the replications (default: one per core)
