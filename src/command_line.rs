@@ -94,6 +94,16 @@ fn round_to(x: f64, places: usize) -> f64 {
     format!("{x:.places$}").parse().expect("a formatted number parses")
 }
 
+/// Checks, before the first simulation, that a report can be written into `dir`: it is created
+/// if missing, and a file is written into it and removed. One line saying why not.
+pub fn check_output_dir(dir: &std::path::Path) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("cannot write into {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let probe = dir.join(format!(".torus-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(cannot)?;
+    std::fs::remove_file(&probe).map_err(cannot)
+}
+
 /// Whether this process was started in the background of a terminal (`command &`), read from
 /// `/proc/self/stat` on Linux; false where that cannot be told. A scenario typed without quotes
 /// is cut by the shell at its first `&`, and the command then runs in the background with the
@@ -164,6 +174,16 @@ mod tests {
             let err = parse_rates(bad).unwrap_err();
             assert!(err.contains(&format!("`{bad}`")), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn an_output_folder_is_made_and_checked() {
+        let dir = std::env::temp_dir().join(format!("torus-out-check-{}", std::process::id())).join("deeper");
+        check_output_dir(&dir).unwrap();
+        assert!(dir.is_dir() && std::fs::read_dir(&dir).unwrap().next().is_none(), "made, and left empty");
+        std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+        let err = check_output_dir(std::path::Path::new("/proc/nope")).unwrap_err();
+        assert!(err.starts_with("cannot write into /proc/nope: ") && !err.contains('\n'), "{err}");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! [`traffic`] and [`scenario`] at the bottom; [`models`] and [`sim`] above them, side by side;
 //! [`experiment`] (many runs: sweeps, replications, saturation searches, jobs) above those;
 //! the experiment suites [`seed004`] and [`validation`] and what the command line reads
-//! ([`command_line`]) above it; [`bench`] and the wasm
+//! ([`command_line`]) and prints ([`output`]) above it; [`bench`] and the wasm
 //! bindings at the top.
 
 pub mod bench;
@@ -18,6 +18,7 @@ pub mod command_line;
 pub mod experiment;
 pub mod faults;
 pub mod models;
+pub mod output;
 pub mod rng;
 pub mod routing;
 pub mod scenario;

@@ -5,6 +5,7 @@
 
 use crate::broadcast;
 use crate::models;
+use crate::output;
 use crate::rng::{self, Samplers};
 use crate::scenario::{limits, RouterOrganisation, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
 use crate::sim::{self, Simulation, VcSnapshot};
@@ -96,11 +97,12 @@ pub fn capacity_flits(input: &str) -> Result<f64, JsError> {
 }
 
 /// Runs a scenario exactly as `torus run` does (warm-up, measurement, drain) and returns the
-/// report as JSON.
+/// record `torus run` prints, as JSON.
 #[wasm_bindgen]
 pub fn run(input: &str) -> Result<String, JsError> {
-    let report = sim::run(&parse(input)?).map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(json(&report))
+    let s = parse(input)?;
+    let report = sim::run(&s).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(output::Record::of_run(&report, &s).json())
 }
 
 /// What `torus model` reports for the scenario (applicable model or why none, latency,

@@ -95,6 +95,9 @@ fn bad_input_exits_2_with_one_line() {
         vec!["help", "run", "sweep"],
         vec!["bench", "extra"],
         vec!["model"],
+        vec!["validate", "--quick", "--out", "/proc/nope"],
+        vec!["experiment", "all", "--quick", "--out", "/proc/nope"],
+        vec!["coverage", "--seeds", "2", "--out", "/proc/nope"],
     ] {
         let (code, out, err) = torus(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -391,4 +394,177 @@ fn frate_is_a_rate_in_flits() {
     let (code, _, err) = torus(&["run", "k=4", "rate=0.02", "frate=0.08"]);
     assert_eq!(code, 2);
     assert!(err.contains("frate") && err.contains("give one of them"), "{err}");
+}
+
+/// The rows of a CSV text (no quoted commas in the fields these tests read).
+fn csv_rows(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header line").split(',').map(String::from).collect();
+    (header, lines.map(|l| l.split(',').map(String::from).collect()).collect())
+}
+
+/// The names of a JSON object's own fields, in the order the text gives them (a parsed value
+/// sorts them).
+fn top_level_names(line: &str) -> Vec<String> {
+    let (mut names, mut depth, mut in_string, mut escaped, mut start) = (Vec::new(), 0, false, false, 0);
+    for (i, c) in line.char_indices() {
+        match (in_string, c) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (true, '"') => {
+                in_string = false;
+                if depth == 1 && line[i + 1..].starts_with(':') {
+                    names.push(line[start..i].to_string());
+                }
+            }
+            (false, '"') => {
+                in_string = true;
+                start = i + 1;
+            }
+            (false, '{' | '[') => depth += 1,
+            (false, '}' | ']') => depth -= 1,
+            _ => {}
+        }
+    }
+    names
+}
+
+#[test]
+fn csv_gives_the_numbers_json_gives() {
+    let s = "k=4&routing=duato&traffic=tornado&len=4&warmup=100&cycles=800&seed=2";
+    let (code, json, err) = torus(&["sweep", s, "--rates", "0.01,0.05,0.2"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, csv, _) = torus(&["sweep", s, "--rates", "0.01,0.05,0.2", "--csv"]);
+    assert_eq!(code, 0);
+    let (header, rows) = csv_rows(&csv);
+    assert_eq!(rows.len(), 3, "one header line, one row per rate: {csv}");
+    assert!(header.iter().all(|h| !h.contains("channel_utilisation")), "lists are left out of CSV: {header:?}");
+    for (line, row) in json.lines().zip(&rows) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let fields: Vec<&String> = v.as_object().unwrap().keys().collect();
+        let mut compared = 0;
+        for (name, cell) in header.iter().zip(row) {
+            if name.contains('.') || name == "scenario" || name == "saturation_reason" {
+                continue;
+            }
+            let expected = match &v[name] {
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            assert_eq!(cell, &expected, "{name}");
+            compared += 1;
+        }
+        assert!(compared > 30, "{compared} of {fields:?}");
+    }
+    // Chosen fields, in the order chosen, in both forms.
+    let fields = "rate,frate,latency_mean,model_latency,accepted_flits_per_node_cycle,saturated";
+    let (_, csv, _) = torus(&["sweep", s, "--rates", "0.01,0.05,0.2", "--csv", "--fields", fields]);
+    let (_, chosen, _) = torus(&["sweep", s, "--rates", "0.01,0.05,0.2", "--fields", fields]);
+    let (header, rows) = csv_rows(&csv);
+    assert_eq!(header.join(","), fields);
+    for ((line, row), full) in chosen.lines().zip(&rows).zip(json.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let full: serde_json::Value = serde_json::from_str(full).unwrap();
+        assert_eq!(top_level_names(line).join(","), fields, "JSON keeps the order chosen");
+        for (name, cell) in header.iter().zip(row) {
+            assert_eq!(v[name], full[name], "{name}");
+            let expected = if v[name].is_null() { String::new() } else { v[name].to_string() };
+            assert_eq!(cell, &expected, "{name}");
+        }
+    }
+    assert!(rows.iter().map(|r| &r[0]).eq(["0.01", "0.05", "0.2"].iter()), "{rows:?}");
+    assert!(rows.iter().map(|r| &r[1]).eq(["0.04", "0.2", "0.8"].iter()), "frate = rate · len: {rows:?}");
+}
+
+#[test]
+fn json_fields_come_grouped_with_the_version_and_both_rates() {
+    let (code, out, _) = torus(&["run", "k=4&rate=0.02&len=8&warmup=100&cycles=1000"]);
+    assert_eq!(code, 0);
+    let names = top_level_names(&out);
+    assert_eq!(names[..4], ["scenario", "version", "rate", "frate"]);
+    let place = |name: &str| names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no {name}"));
+    // Scenario, run lengths, latency, throughput, state, details.
+    let order = ["frate", "window_cycles", "latency_mean", "hops_mean", "accepted_flits_per_node_cycle", "saturated", "deadlock", "busy_vc_probability", "channel_utilisation"];
+    for pair in order.windows(2) {
+        assert!(place(pair[0]) < place(pair[1]), "{} before {}: {names:?}", pair[0], pair[1]);
+    }
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["version"].as_str(), v["rate"].as_f64(), v["frate"].as_f64()), (Some(env!("CARGO_PKG_VERSION")), Some(0.02), Some(0.16)));
+}
+
+#[test]
+fn detail_adds_every_node_and_pair() {
+    let s = "k=4&n=1&routing=dor&traffic=uniform&rate=0.05&len=2&warmup=200&cycles=4000&seed=3";
+    let (code, out, err) = torus(&["run", s, "--detail"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let list = |name: &str| -> Vec<f64> { v[name].as_array().unwrap_or_else(|| panic!("{name}")).iter().map(|x| x.as_f64().unwrap()).collect() };
+    let (latency, measured) = (list("node_latency_mean"), list("node_messages_measured"));
+    assert_eq!((latency.len(), measured.len()), (4, 4));
+    // The nodes' means, weighted by their messages, are the run's mean.
+    let total: f64 = measured.iter().sum();
+    assert_eq!(total, v["messages_measured"].as_f64().unwrap());
+    let weighted: f64 = latency.iter().zip(&measured).map(|(l, m)| l * m).sum::<f64>() / total;
+    assert!((weighted - v["latency_mean"].as_f64().unwrap()).abs() < 1e-9, "{weighted} {v}");
+    // The accepted throughput per node is its row of the pair matrix, and their mean the run's.
+    let pairs: Vec<Vec<f64>> = v["pair_accepted_flits_per_cycle"].as_array().unwrap().iter().map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect();
+    let accepted = list("node_accepted_flits_per_cycle");
+    for (node, row) in pairs.iter().enumerate() {
+        assert_eq!(row.len(), 4);
+        assert_eq!(row[node], 0.0, "uniform traffic sends nothing to the source itself");
+        assert!((row.iter().sum::<f64>() - accepted[node]).abs() < 1e-12, "node {node}");
+    }
+    let mean = accepted.iter().sum::<f64>() / 4.0;
+    assert!((mean - v["accepted_flits_per_node_cycle"].as_f64().unwrap()).abs() < 1e-12);
+    let offered = list("node_offered_flits_per_cycle").iter().sum::<f64>() / 4.0;
+    assert!((offered - v["offered_flits_per_node_cycle"].as_f64().unwrap()).abs() < 1e-12);
+    // Without --detail the same run, without those fields.
+    let (_, plain, _) = torus(&["run", s]);
+    let mut detailed = without_wall_time(&out);
+    for name in ["node_latency_mean", "node_messages_measured", "node_offered_flits_per_cycle", "node_accepted_flits_per_cycle", "pair_accepted_flits_per_cycle"] {
+        detailed.as_object_mut().unwrap().remove(name);
+    }
+    assert_eq!(detailed, without_wall_time(&plain));
+    for args in [&["run", s, "--detail", "--seeds", "2"][..], &["run", s, "--csv", "--fields", "node_latency_mean", "--detail"], &["run", s, "--fields", "latency"]] {
+        let (code, out, err) = torus(args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn model_quantities_come_in_index_order() {
+    let (_, out, _) = torus(&["model", "k=8&routing=nbc&rate=0.005"]);
+    let at = |key: &str| out.find(&format!("\"{key}\"")).unwrap_or_else(|| panic!("{key}: {out}"));
+    assert!(at("P_v[2]") < at("P_v[9]") && at("P_v[9]") < at("P_v[10]"), "{out}");
+}
+
+#[test]
+fn docs_output_defines_every_field_printed() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/output.md")).unwrap();
+    let mut printed = std::collections::BTreeSet::new();
+    let s = "k=4&len=4&rate=0.02&warmup=100&cycles=600";
+    for args in [
+        &["run", s, "--detail"][..],
+        &["run", s, "--seeds", "2"],
+        &["sweep", s, "--rates", "0.02", "--seeds", "2"],
+        &["run", "k=4&len=4&rate=0.02&warmup=100&cycles=600&flinks=0x&routing=duato&vcs=3"],
+    ] {
+        let (code, out, err) = torus(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        fn names(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+            match v {
+                serde_json::Value::Object(map) => map.iter().for_each(|(k, v)| {
+                    out.insert(k.clone());
+                    names(v, out);
+                }),
+                serde_json::Value::Array(items) => items.iter().for_each(|v| names(v, out)),
+                _ => {}
+            }
+        }
+        names(&serde_json::from_str(&out).unwrap(), &mut printed);
+    }
+    let missing: Vec<&String> = printed.iter().filter(|name| !doc.contains(&format!("`{name}`"))).collect();
+    assert!(missing.is_empty(), "docs/output.md does not define {missing:?}");
 }

@@ -320,3 +320,50 @@ fn the_check_fails_on_a_section_the_page_does_not_have() {
     let found = check("docs/models/README.md", concat!("[bounds.md ", "§9](bounds.md)"));
     assert!(found.iter().any(|p| p.contains("has no section 9")), "{found:?}");
 }
+
+/// What the `torus` command prints, as a user reads it.
+fn torus(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_torus")).args(args).output().expect("torus runs");
+    assert!(out.status.success(), "torus {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn the_command_line_output_points_nowhere_outside_the_repository() {
+    // Its help texts, and what `torus model` says of every model and bound: the descriptions,
+    // notes and reasons are built as the program runs, so the source alone does not show them.
+    let mut texts = vec![("torus help".to_string(), torus(&["help"]))];
+    for command in ["run", "sweep", "saturation", "model", "bench", "validate", "experiment", "coverage", "help"] {
+        texts.push((format!("torus help {command}"), torus(&["help", command])));
+    }
+    for routing in torus_explorer::RoutingKind::ALL {
+        for traffic in ["uniform", "tornado"] {
+            let scenario = format!("routing={}&traffic={traffic}&rate=0.002&unsafe=1", routing.name());
+            if torus_explorer::Scenario::parse(&scenario).is_ok() {
+                texts.push((format!("torus model {scenario}"), torus(&["model", &scenario])));
+            }
+        }
+    }
+    for scenario in ["routing=duato&switching=scouting&scout=2&len=16", "routing=duato&beta=0.05", "routing=nbc", "routing=adaptive&vcs=4"] {
+        texts.push((format!("torus model {scenario}"), torus(&["model", scenario])));
+    }
+    let repository = OnDisk(root());
+    let all: Vec<String> = texts
+        .iter()
+        .flat_map(|(command, text)| problems(&repository, Path::new("torus-output"), text).into_iter().map(move |p| format!("{command}: {p}")))
+        .collect();
+    assert!(texts.len() > 20, "{} outputs", texts.len());
+    assert!(all.is_empty(), "{} problem(s):\n{}", all.len(), all.join("\n"));
+}
+
+#[test]
+fn the_output_check_fails_on_a_path_outside_the_repository() {
+    // The same check as above, on output that cites what the repository does not hold.
+    for text in [
+        concat!("{\"note\":\"see bounds.md ", "§4.1 for the loads\"}"),
+        concat!("{\"description\":\"as in shared", "/models/nbc.md\"}"),
+    ] {
+        let found = problems(&fake(), Path::new("torus-output"), text);
+        assert!(!found.is_empty(), "{text} passed");
+    }
+}

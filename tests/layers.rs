@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("seed004", 3),
     ("validation", 3),
     ("command_line", 3),
+    ("output", 3),
     ("bench", 4),
     ("wasm", 4),
 ];

@@ -9,17 +9,19 @@ use torus_explorer::experiment;
 use torus_explorer::experiment::faults as fault_experiment;
 use torus_explorer::sim::Simulation;
 use torus_explorer::validation;
+use torus_explorer::output::{self, Printer, Record};
 use torus_explorer::{command_line, seed004, RoutingKind, Scenario};
 
 /// The experiment of faulty links, beside seed 004's.
 const FAULTS: &str = "faults";
 
 const USAGE: &str = "usage:
-  torus run <scenario> [--seeds N]       simulate; one JSON object of statistics
+  torus run <scenario> [--seeds N] [--detail] [--csv] [--fields a,b,..]
+                                         simulate; one JSON object of statistics (or CSV)
   torus run --batch [--part I/N]         run the job lines on stdin (from --plan), all of them
                                          or every N-th from the I-th (0 <= I < N); one JSON
                                          line per job: its id and result, or an error
-  torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation]
+  torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation] [--csv] [--fields ..]
                                          one JSON line per rate (n rates from a to b, or the
                                          listed ones); --stop-at-saturation: none after the
                                          first saturated
@@ -78,19 +80,23 @@ is rate=0.0125, and the scenario string the tool prints spells rate)";
 /// `torus help <command>` and `torus <command> --help`.
 fn command_help(command: &str) -> Option<String> {
     let text = match command {
-        "run" => "torus run <scenario> [--seeds N] [--threads N]
+        "run" => "torus run <scenario> [--seeds N] [--detail] [--csv] [--fields a,b,..] [--threads N]
   Simulates the scenario: warm-up, measurement window, drain of the messages generated in the
   window. Prints one JSON object: the scenario, its latency (mean and 95 % interval), its
   throughput (offered and accepted, flits/node/cycle), whether it saturated or deadlocked, and
-  the measured quantities the models use.
+  the measured quantities the models use. docs/output.md defines every field.
   --seeds N    N replications (seeds derived from the scenario's); adds each one's result and
                the mean and 95 % interval across them
   --threads N  worker threads for the replications (default: one per core)
+  --detail     add every node's latency and throughput and the per-pair accepted matrix
+  --csv        a header line and one row instead of JSON (fields holding one value)
+  --fields a,b these fields only, in this order (JSON or CSV; a.b reaches inside an object),
+               e.g. rate,frate,latency_mean,latency_ci95,accepted_flits_per_node_cycle
 
 torus run --batch [--part I/N] [--threads N]
   Runs the job lines on standard input (from --plan; docs/cluster.md), every N-th from the I-th
   with --part; prints one JSON line per job.",
-        "sweep" => "torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation] [--threads N]
+        "sweep" => "torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation] [--csv] [--fields a,b,..] [--threads N]
         [--plan | --collect FILE...]
   One simulation per rate, one JSON line each: the fields of `torus run`, the rate, and the
   latency the analytical models predict at it (model_latency, channel_queue_latency).
@@ -98,7 +104,8 @@ torus run --batch [--part I/N] [--threads N]
                   gives 0.005, 0.01, .., 0.035
   --rates r1,r2   the rates listed, in that order: 0.01,0.02,0.05
   --stop-at-saturation  no rate after the first saturated one
-  --seeds N       N replications per rate",
+  --seeds N       N replications per rate
+  --csv, --fields as for `torus run`: one header line, then one row per rate",
         "saturation" => "torus saturation <scenario> [--criterion source-shortfall|accepted|latency]
         [--latency-threshold CYCLES] [--tolerance F] [--range a:b] [--seeds N] [--threads N]
         [--plan | --collect FILE...]
@@ -247,6 +254,19 @@ fn no_positional(args: &[String], allowed: &[&str]) -> Result<(), Fail> {
     }
 }
 
+/// `--csv` and `--fields LIST`: how `run` and `sweep` print their records.
+fn printer_option(args: &[String]) -> Result<Printer, Fail> {
+    Ok(Printer::new(output::Format::new(args.iter().any(|a| a == "--csv"), option(args, "--fields")?)?))
+}
+
+/// Prints a record's lines (a CSV header before the first row).
+fn print(printer: &mut Printer, record: &Record) -> Result<(), Fail> {
+    for line in printer.lines(record)? {
+        out!("{line}");
+    }
+    Ok(())
+}
+
 /// `--seeds N`: replications, 1 when not given.
 fn seeds_option(args: &[String]) -> Result<usize, Fail> {
     match option(args, "--seeds")? {
@@ -322,24 +342,36 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
     match command.as_str() {
         "run" if args.iter().any(|a| a == "--batch") => batch(args)?,
         "run" => {
-            let scenario = positional(args, &["--seeds=", "--threads="])?;
+            let scenario = positional(args, &["--seeds=", "--threads=", "--csv", "--fields=", "--detail"])?;
             threads_option(args)?;
+            let mut printer = printer_option(args)?;
             let s = simulated_scenario_arg(command, &scenario)?;
             let seeds = seeds_option(args)?;
+            let detail = args.iter().any(|a| a == "--detail");
+            if detail && seeds > 1 {
+                return Err(Fail("--detail reports one run: it takes no --seeds".into()));
+            }
             let start = Instant::now();
-            let mut value = if seeds == 1 {
-                serde_json::to_value(Simulation::new(&s)?.run())?
-            } else {
-                Simulation::new(&s)?;
-                serde_json::to_value(experiment::replicate(&s, seeds))?
+            let simulation = Simulation::new(&s)?;
+            let mut record = match (seeds, detail) {
+                (1, false) => Record::of_run(&simulation.run(), &s),
+                (1, true) => {
+                    let (report, figures) = simulation.run_with_detail();
+                    let mut record = Record::of_run(&report, &s);
+                    record.extend(&figures);
+                    record
+                }
+                _ => Record::of_run(&experiment::replicate(&s, seeds), &s),
             };
-            value["wall_seconds"] = start.elapsed().as_secs_f64().into();
-            out!("{value}");
+            record.set("wall_seconds", start.elapsed().as_secs_f64().into());
+            print(&mut printer, &record)?;
         }
         "sweep" => {
             let (args, mode) = split_mode(args)?;
-            let scenario = positional(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan"])?;
+            let scenario =
+                positional(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan", "--csv", "--fields="])?;
             threads_option(args)?;
+            let mut printer = printer_option(args)?;
             let s = simulated_scenario_arg(command, &scenario)?;
             let seeds = seeds_option(args)?;
             let spec = option(args, "--rates")?.ok_or_else(|| Fail("sweep needs --rates a:b:n or a list r1,r2,..; see `torus help sweep`".into()))?;
@@ -351,11 +383,11 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 return Ok(());
             };
             for (i, (rate, point)) in rates.iter().zip(&points).enumerate() {
-                let mut value = if seeds == 1 { serde_json::to_value(&point.first)? } else { serde_json::to_value(point)? };
-                value["rate"] = (*rate).into();
-                value["model_latency"] = curves.curve[i].into();
-                value["channel_queue_latency"] = curves.channel_queue_curve[i].into();
-                out!("{value}");
+                let at_rate = experiment::at_rate(&s, *rate);
+                let mut record = if seeds == 1 { Record::of_run(&point.first, &at_rate) } else { Record::of_run(point, &at_rate) };
+                record.set("model_latency", curves.curve[i].into());
+                record.set("channel_queue_latency", curves.channel_queue_curve[i].into());
+                print(&mut printer, &record)?;
                 if point.saturated() {
                     let why = match (seeds, &point.first.saturation_reason) {
                         (1, Some(reason)) => reason.clone(),
@@ -449,6 +481,9 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
+            if !matches!(mode, Mode::Plan) {
+                command_line::check_output_dir(std::path::Path::new(out))?;
+            }
             validate(quick, out, args.iter().any(|a| a == "--channel-queue"), mode)?;
         }
         "experiment" => experiment_command(args)?,
@@ -528,6 +563,9 @@ fn experiment_command(args: &[String]) -> Result<(), Fail> {
         None => None,
     };
     let dir = std::path::PathBuf::from(option(args, "--out")?.unwrap_or("docs/experiments"));
+    if !matches!(mode, Mode::Plan) {
+        command_line::check_output_dir(&dir)?;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let fault_effort = if quick { fault_experiment::Effort::quick() } else { fault_experiment::Effort::full() };
     let fault_command = format!("torus experiment faults{}", if quick { " --quick" } else { "" });
@@ -567,7 +605,7 @@ fn coverage_command(args: &[String]) -> Result<(), Fail> {
         Some(v) => v.parse::<usize>().ok().filter(|n| (2..=10_000).contains(n)).ok_or_else(|| Fail(format!("--seeds must be an integer from 2 to 10000, got `{v}`")))?,
     };
     let dir = std::path::PathBuf::from(option(args, "--out")?.unwrap_or("docs"));
-    std::fs::create_dir_all(&dir).map_err(|e| Fail(format!("cannot create {}: {e}", dir.display())))?;
+    command_line::check_output_dir(&dir)?;
     let start = Instant::now();
     let progress = |line: &str| eprintln!("[{:>6.0} s] {line}", start.elapsed().as_secs_f64());
     let c = experiment::coverage::coverage(seeds, &progress);

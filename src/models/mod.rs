@@ -31,7 +31,29 @@ pub struct Evaluation {
     pub latency: Option<f64>,
     /// Intermediate quantities by name (for example `P_v[1]`, `W_c`, `W_s`, `V_bar`,
     /// `blocking_per_hop`), so the simulator's measured counterparts can be set beside them.
+    #[serde(serialize_with = "in_index_order")]
     pub quantities: BTreeMap<String, f64>,
+}
+
+/// Writes named quantities in alphabetical order of their names, indexed ones (`P_v[2]`) in
+/// numeric order of their index: `P_v[2]` before `P_v[10]`, which a map of names sorts after.
+pub fn in_index_order<S: serde::Serializer>(quantities: &BTreeMap<String, f64>, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut names: Vec<&String> = quantities.keys().collect();
+    names.sort_by_key(|name| index_order(name));
+    let mut map = serializer.serialize_map(Some(names.len()))?;
+    for name in names {
+        map.serialize_entry(name, &quantities[name])?;
+    }
+    map.end()
+}
+
+/// A quantity's name split into its stem and its index (`P_v[10]` → (`P_v`, 10)), for sorting.
+fn index_order(name: &str) -> (&str, Option<u64>) {
+    match name.strip_suffix(']').and_then(|n| n.rsplit_once('[')) {
+        Some((stem, index)) if index.parse::<u64>().is_ok() => (stem, index.parse().ok()),
+        _ => (name, None),
+    }
 }
 
 /// A latency model of one seed paper.
@@ -206,6 +228,7 @@ pub struct ModelReport {
     pub latency: Option<f64>,
     pub saturated: bool,
     pub saturation_rate: Option<f64>,
+    #[serde(serialize_with = "in_index_order")]
     pub quantities: BTreeMap<String, f64>,
     pub bound_saturation_fraction_of_capacity: Option<f64>,
     pub bound_saturation_rate: Option<f64>,

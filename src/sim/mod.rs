@@ -1681,6 +1681,17 @@ impl Simulation {
     /// With faults the drain does not wait for labelled messages stuck at faults, which will
     /// never arrive, and a network that stops moving ends the run as a deadlock does.
     pub fn run(mut self) -> RunReport {
+        self.run_to_end();
+        self.report()
+    }
+
+    /// [`Simulation::run`], and every node's and pair's figures (`torus run --detail`).
+    pub fn run_with_detail(mut self) -> (RunReport, stats::Detail) {
+        self.run_to_end();
+        (self.report(), self.stats.detail())
+    }
+
+    fn run_to_end(&mut self) {
         // The window's end moves while an automatic warm-up or window decides it.
         while self.cycle < self.stats.window_end && !self.halted() {
             self.step();
@@ -1699,7 +1710,6 @@ impl Simulation {
                 self.watch_drain_at_faults(&mut progress);
             }
         }
-        self.report()
     }
 
     /// The run cannot go on: a deadlock, or with faults a stall.

@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 /// Bumped whenever the saved fields change.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// Declares the saved state from two lists that together name every field of [`Simulation`]
 /// once: the fields saved (with their types) and the fields rebuilt from the scenario. A field

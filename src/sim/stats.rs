@@ -77,6 +77,9 @@ pub struct Stats {
     per_source_flits: Vec<u64>,
     /// Flits generated at each source inside the window.
     per_source_generated: Vec<u64>,
+    /// Each source's labelled messages delivered and the sum of their latencies, side by side
+    /// so that a delivery touches one cache line.
+    per_source_latency: Vec<[u64; 2]>,
     // Header blocking at each hop index h (0 = at the source router).
     hop_attempts: Vec<u64>,
     hop_blocked: Vec<u64>,
@@ -102,6 +105,22 @@ pub struct Delivery {
     pub hops: u32,
     pub labelled: bool,
     pub flits: u32,
+}
+
+/// Every node's and every pair's figures of a run, indexed by node (`docs/output.md`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Detail {
+    /// Mean latency of each source's labelled messages, cycles; `None` where it sent none.
+    pub node_latency_mean: Vec<Option<f64>>,
+    /// Each source's labelled messages delivered.
+    pub node_messages_measured: Vec<u64>,
+    /// Flits each source generated inside the window, per cycle.
+    pub node_offered_flits_per_cycle: Vec<f64>,
+    /// Flits of each source's messages delivered inside the window, per cycle.
+    pub node_accepted_flits_per_cycle: Vec<f64>,
+    /// `[s][d]`: flits from `s` delivered at `d` inside the window, per cycle; empty above
+    /// `PAIR_TRACKING_MAX_NODES` nodes, where pairs are not counted.
+    pub pair_accepted_flits_per_cycle: Vec<Vec<f64>>,
 }
 
 /// Latency histogram: `counts[i]` messages had latency in `[start + i·width, start + (i+1)·width)`.
@@ -147,6 +166,7 @@ impl Stats {
             pair_flits: vec![0; pairs],
             per_source_flits: vec![0; nodes],
             per_source_generated: vec![0; nodes],
+            per_source_latency: vec![[0; 2]; nodes],
             hop_attempts: vec![0; MAX_TRACKED_HOPS],
             hop_blocked: vec![0; MAX_TRACKED_HOPS],
             hop_wait: vec![0; MAX_TRACKED_HOPS],
@@ -354,6 +374,9 @@ impl Stats {
         self.source_queue_sum += d.injected - d.generated;
         self.hops_sum += d.hops as u64;
         self.labelled_delivered += 1;
+        let source = &mut self.per_source_latency[d.src as usize];
+        source[0] += 1;
+        source[1] += latency;
         self.histogram[(latency as usize).min(HISTOGRAM_EXACT - 1)] += 1;
     }
 
@@ -479,6 +502,28 @@ impl Stats {
             min
         } else {
             0.0
+        }
+    }
+
+    /// The figures of every node and every pair (`torus run --detail`).
+    pub fn detail(&self) -> Detail {
+        let cycles = self.window_cycles();
+        let per_cycle = |flits: &[u64]| flits.iter().map(|&f| f as f64 / cycles).collect();
+        let nodes = self.nodes as usize;
+        Detail {
+            node_latency_mean: self
+                .per_source_latency
+                .iter()
+                .map(|&[count, sum]| (count > 0).then(|| sum as f64 / count as f64))
+                .collect(),
+            node_messages_measured: self.per_source_latency.iter().map(|&[count, _]| count).collect(),
+            node_offered_flits_per_cycle: per_cycle(&self.per_source_generated),
+            node_accepted_flits_per_cycle: per_cycle(&self.per_source_flits),
+            pair_accepted_flits_per_cycle: if self.pair_flits.is_empty() {
+                Vec::new()
+            } else {
+                self.pair_flits.chunks(nodes).map(|row| row.iter().map(|&f| f as f64 / cycles).collect()).collect()
+            },
         }
     }
 

@@ -302,6 +302,7 @@ pub struct Report {
     pub latency: Option<f64>,
     pub saturation_rate: Option<f64>,
     pub saturated: bool,
+    #[serde(serialize_with = "super::in_index_order")]
     pub quantities: BTreeMap<String, f64>,
     /// Why the model does not apply (chaos, scouting, broadcasts).
     pub reason: Option<String>,
