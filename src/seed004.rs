@@ -23,7 +23,7 @@
 
 use crate::experiment::jobs::{Job, OffsetCounts, Outcome, Runner};
 use crate::experiment::replication::{replication_scenarios, AcrossSeeds};
-use crate::experiment::{self, rate_grid, SearchOptions};
+use crate::experiment::{self, rate_grid, Criterion, SearchOptions};
 use crate::models::bounds;
 use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, TrafficKind};
 use crate::support::check_supported;
@@ -455,13 +455,14 @@ fn preamble(title: &str, what: &str, effort_line: &str, wall: WallTime, missing:
 pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
     let mut md = preamble(
         "Saturation throughput (Singh et al. 2003 §5.2, Figure 6)",
-        "Highest offered load each algorithm keeps up with (`experiment::saturation`: bisection on the rate to \
-         1 %, criterion `source-shortfall` of docs/statistics.md: a run keeps up unless some source falls more \
-         than 5 % (plus two messages) behind its own offered load, the total accepted throughput falls below \
-         95 % of the offered load, a source queue reaches its cap or the drain is cut short), beside the \
-         channel-load bound Θ of `models::bounds` and the value the paper states. WC is the exact worst-case \
-         permutation for the oblivious algorithms (`traffic=worstcase`); for the adaptive ones it is the \
-         lowest of the simulated patterns, as in the paper.",
+        &format!(
+            "Highest offered load each algorithm keeps up with (`experiment::saturation`: bisection on the rate to \
+             1 %, criterion `source-shortfall` of docs/statistics.md: {}), beside the channel-load bound Θ of \
+             `models::bounds` and the value the paper states. WC is the exact worst-case permutation for the \
+             oblivious algorithms (`traffic=worstcase`); for the adaptive ones it is the lowest of the simulated \
+             patterns, as in the paper.",
+            Criterion::SourceShortfall.rule()
+        ),
         &format!(
             "Runs: warm-up {} cycles, window {} cycles, per search point; every cell searched with {} seeds \
              (the scenario's seed and seeds derived from it), mean ± 95 % confidence interval across them.",

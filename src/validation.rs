@@ -13,7 +13,7 @@
 pub mod channel_queue;
 
 use crate::experiment::replication::replication_scenarios;
-use crate::experiment::{self, AcrossSeeds, Job, Outcome, ReplicatedSaturation, Runner, Saturation, SearchOptions};
+use crate::experiment::{self, AcrossSeeds, Criterion, Job, Outcome, ReplicatedSaturation, Runner, Saturation, SearchOptions};
 use crate::models::{self, bounds};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
 use crate::sim::RunReport;
@@ -1031,15 +1031,15 @@ fn write_saturation_section(md: &mut String, report: &Report) {
     let _ = writeln!(md, "## {}: {}\n", seed.cite, seed.title);
     let _ = writeln!(md, "{}.\n", seed.reference);
     let _ = writeln!(md, "{}\n", model_page_line(seed));
-    md.push_str(
+    let _ = write!(
+        md,
         "Both columns are fractions of capacity (8/k flits/node/cycle). The bound is capped at the \
          injection channel's 1 flit/node/cycle (1.0 at k = 8), which no search can exceed; it is an \
          upper bound for every algorithm but CHAOS, for which it is the minimal-routing reference. \
-         The search (`experiment::saturation`, criterion `source-shortfall`, docs/statistics.md) calls a \
-         run saturated when some source falls more than 5 % (plus two messages) behind its own offered \
-         load, the accepted throughput summed over all nodes falls below 95 % of the offered load, a \
-         source queue reaches its cap, or the drain is cut short. Those allowances let a measured value \
-         pass the bound by up to about 5 %; more than that points at the search, not at the bound.\n\n",
+         The search (`experiment::saturation`, criterion `source-shortfall`, docs/statistics.md): {}. \
+         Those allowances let a measured value pass the bound by up to about 5 %; more than that points \
+         at the search, not at the bound.\n\n",
+        Criterion::SourceShortfall.rule()
     );
     let _ = writeln!(md, "![measured saturation against the bound]({})\n", plot_path(SATURATION_PLOT_ID));
     md.push_str("| algorithm | pattern | bound (kind) | bound, capped | measured | error |\n|---|---|---|---|---|---|\n");

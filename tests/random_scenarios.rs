@@ -1,6 +1,7 @@
 //! Property test over random small scenarios: every implemented algorithm, traffic pattern,
-//! message length, VC count and buffer depth, at loads from light to past the injection limit,
-//! including configurations with too few VCs (`unsafe=1`). Debug builds check the simulator's
+//! message length, VC count and buffer depth, router and link delays and arrival processes, at
+//! loads from light to past the injection limit, including configurations with too few VCs
+//! (`unsafe=1`). Debug builds check the simulator's
 //! invariants every cycle (flits and credits conserved, whole messages in order in each FIFO,
 //! routes only on routed messages, buffers within capacity, minimal hop counts); here:
 //! a safe configuration never deadlocks, and a deadlock, when the watchdog reports one, comes
@@ -15,7 +16,9 @@ use torus_explorer::scenario::RoutingKind;
 use torus_explorer::sim::Simulation;
 use torus_explorer::Scenario;
 
-const TRAFFIC: &[&str] = &["uniform", "neighbor", "bitcomp", "transpose", "tornado", "diagonal", "permutation", "hotspot", "worstcase"];
+const TRAFFIC: &[&str] =
+    &["uniform", "neighbor", "bitcomp", "transpose", "tornado", "diagonal", "permutation", "hotspot", "worstcase", "bitrev", "shuffle"];
+const INJECT: &[&str] = &["poisson", "bernoulli", "onoff:5-15", "onoff:40-40"];
 
 fn random_scenario(rng: &mut Rng, routing: RoutingKind) -> String {
     let k = 2 + rng.below(5);
@@ -27,13 +30,22 @@ fn random_scenario(rng: &mut Rng, routing: RoutingKind) -> String {
     let load = if unsafe_vcs { [0.7, 1.0][rng.below(2) as usize] } else { [0.05, 0.3, 0.7, 1.0][rng.below(4) as usize] };
     let rate = load / len as f64;
     let vcs = if unsafe_vcs { 1 + rng.below(min_vcs - 1) } else { min_vcs + rng.below(3) };
-    format!(
+    let mut text = format!(
         "k={k}&n={n}&routing={routing}&traffic={}&len={len}&rate={rate}&vcs={vcs}&buf={}&unsafe={}&warmup=0&cycles=4000&seed={}",
         TRAFFIC[rng.below(TRAFFIC.len() as u32) as usize],
         1 + rng.below(6),
         unsafe_vcs as u8,
         rng.next_u64() % 1000
-    )
+    );
+    // Router pipelines and slow links lengthen every credit round trip; bursty arrivals
+    // crowd the source queues. Chaos has no pipeline to delay, so it is given none.
+    if routing != RoutingKind::Chaos && rng.chance(0.3) {
+        text += &format!("&rdelay={}&ldelay={}&cdelay={}", rng.below(3), rng.below(3), rng.below(3));
+    }
+    if rng.chance(0.3) {
+        text += &format!("&inject={}", INJECT[rng.below(INJECT.len() as u32) as usize]);
+    }
+    text
 }
 
 #[test]

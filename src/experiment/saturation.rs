@@ -56,8 +56,8 @@ impl Criterion {
     /// The rule in words, as reports quote it.
     pub fn rule(self) -> String {
         match self {
-            Criterion::SourceShortfall => "a run keeps up unless some source falls more than 5 % behind its own offered load, \
-                 the accepted throughput falls below 95 % of the offered load, a source queue reaches its cap, the drain \
+            Criterion::SourceShortfall => "a run keeps up unless some source falls more than 5 % (plus two messages) behind its own \
+                 offered load, the accepted throughput summed over all nodes falls below 95 % of the offered load, a source queue reaches its cap, the drain \
                  after the window is cut short, or the network deadlocks"
                 .into(),
             Criterion::Accepted => "a run keeps up while its average accepted throughput is at least 95 % of the offered load, \
