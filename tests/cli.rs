@@ -526,11 +526,14 @@ fn detail_adds_every_node_and_pair() {
         detailed.as_object_mut().unwrap().remove(name);
     }
     assert_eq!(detailed, without_wall_time(&plain));
-    for args in [&["run", s, "--detail", "--seeds", "2"][..], &["run", s, "--csv", "--fields", "node_latency_mean", "--detail"], &["run", s, "--fields", "latency"]] {
+    let sweep_detail = ["sweep", s, "--rates", "0.01,0.02", "--detail"];
+    for args in [&["run", s, "--detail", "--seeds", "2"][..], &["run", s, "--csv", "--fields", "node_latency_mean", "--detail"], &["run", s, "--fields", "latency"], &sweep_detail] {
         let (code, out, err) = torus(args);
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    let (_, _, err) = torus(&sweep_detail);
+    assert!(err.contains("torus run") && err.contains("--detail"), "sweep points at run for the per-node figures: {err}");
 }
 
 #[test]

@@ -367,6 +367,13 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             print(&mut printer, &record)?;
         }
         "sweep" => {
+            if args.iter().any(|a| a == "--detail") {
+                return Err(Fail(
+                    "--detail gives one run's per-node and per-pair figures: use `torus run <scenario> rate=R --detail` at each \
+                     rate you want them for"
+                        .into(),
+                ));
+            }
             let (args, mode) = split_mode(args)?;
             let scenario =
                 positional(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan", "--csv", "--fields="])?;
