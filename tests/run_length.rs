@@ -63,3 +63,13 @@ fn a_deadlock_during_an_automatic_warm_up_leaves_it_unfinished() {
         assert_eq!(r.window_stop, Stop::Unfinished, "{r:?}");
     }
 }
+
+#[test]
+fn a_deadlock_cuts_a_fixed_window_short_and_says_so() {
+    let r = run("k=4&routing=dor&vcs=1&unsafe=1&traffic=uniform&len=16&rate=0.5&warmup=100&cycles=200000");
+    assert!(r.deadlock, "{r:?}");
+    assert_eq!((r.warmup_stop, r.window_stop), (Stop::Fixed, Stop::Unfinished), "{r:?}");
+    assert!(r.window_cycles < 200_000, "{r:?}");
+    let whole = run("k=4&routing=dor&traffic=uniform&len=16&rate=0.01&warmup=100&cycles=2000");
+    assert_eq!((whole.warmup_stop, whole.window_stop, whole.window_cycles), (Stop::Fixed, Stop::Fixed, 2000));
+}

@@ -62,6 +62,19 @@ pub enum Stop {
     Unfinished,
 }
 
+impl Stop {
+    /// This stop as a report gives it at cycle `now`: a fixed phase whose `end` a halted run (a
+    /// deadlock or a fault stall) never reached did not end at the scenario's length; it is
+    /// [`Stop::Unfinished`], as an automatic one would be.
+    pub fn as_reported(self, end: u64, now: u64, halted: bool) -> Stop {
+        if self == Stop::Fixed && halted && now < end {
+            Stop::Unfinished
+        } else {
+            self
+        }
+    }
+}
+
 /// The run-length controller's state (saved with the simulation).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunLength {
