@@ -5,48 +5,13 @@
 //! where `src/sim/faults.rs` says there can be none, and a heap that stays bounded and flat
 //! once the source queues are full, whether the network keeps moving or stalls at its faults.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/heap.rs"]
+mod heap;
+use heap::{heap_in_use, heap_peak, reset_peak};
 use torus_explorer::experiment::parallel_map;
 use torus_explorer::scenario::RoutingKind;
 use torus_explorer::sim::{RunReport, Simulation};
 use torus_explorer::Scenario;
-
-/// Counts the heap per thread, so that soaks on parallel threads are measured apart.
-struct CountingAllocator;
-
-thread_local! {
-    static HEAP_IN_USE: Cell<isize> = const { Cell::new(0) };
-    static HEAP_PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    let _ = HEAP_IN_USE.try_with(|in_use| {
-        in_use.set(in_use.get() + delta);
-        let _ = HEAP_PEAK.try_with(|peak| peak.set(peak.get().max(in_use.get())));
-    });
-}
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        count(-(layout.size() as isize));
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-fn heap_in_use() -> isize {
-    HEAP_IN_USE.with(Cell::get)
-}
 
 fn cycles() -> u64 {
     std::env::var("FAULT_SOAK_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000)
@@ -88,8 +53,7 @@ struct Soak {
 }
 
 fn soak(s: &Scenario) -> Soak {
-    let baseline = heap_in_use();
-    HEAP_PEAK.with(|p| p.set(baseline));
+    let baseline = reset_peak();
     let mut sim = Simulation::new(s).unwrap();
     let cycles = cycles();
     for _ in 0..cycles / 2 {
@@ -101,7 +65,7 @@ fn soak(s: &Scenario) -> Soak {
     }
     let end = heap_in_use() - baseline;
     let report = sim.run();
-    let peak = HEAP_PEAK.with(Cell::get) - baseline;
+    let peak = heap_peak() - baseline;
     Soak { report, peak, half_way, end }
 }
 

@@ -5,26 +5,17 @@
 use torus_explorer::experiment::saturation;
 use torus_explorer::models;
 use torus_explorer::sim::Simulation;
-use torus_explorer::topology::Torus;
 use torus_explorer::Scenario;
+
+#[path = "support/lone_message.rs"]
+mod lone_message;
+use lone_message::lone_message;
 
 /// Every organisation on its own, and the one that reproduces seed 004.
 const ORGANISATIONS: &[&str] = &["maxmatch", "damq", "speedup2", "wide", "damq+speedup2+wide", "maxmatch+speedup2+wide"];
 
 /// Every algorithm but chaos, which keeps its own router, with the VCs its scheme needs.
 const ALGORITHMS: &[&str] = &["dor", "duato", "minad", "goal", "val", "romm", "rlb", "nbc", "adaptive"];
-
-/// Sends one message on an idle network and returns (latency, hops).
-fn lone_message(scenario: &str, src: &[u32], dest: &[u32]) -> (f64, f64) {
-    let s = Scenario::parse(&format!("{scenario}&rate=0.000000001&warmup=0&cycles=400")).unwrap();
-    let t = Torus::new(s.k, s.n);
-    let mut sim = Simulation::new(&s).unwrap();
-    sim.set_traffic(false);
-    sim.send(t.node_at(src), t.node_at(dest));
-    let r = sim.run();
-    assert_eq!(r.messages_measured, 1, "{scenario}");
-    (r.latency_mean, r.hops_mean)
-}
 
 #[test]
 fn a_lone_message_takes_exactly_m_plus_h_under_every_organisation() {

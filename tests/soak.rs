@@ -6,50 +6,14 @@
 //! its heap bounded and flat once the source queues are full. Flit and credit conservation are
 //! checked every cycle (debug builds).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/heap.rs"]
+mod heap;
+use heap::{heap_in_use, heap_peak, reset_peak};
 use torus_explorer::experiment::parallel_map;
 use torus_explorer::models::bounds;
 use torus_explorer::scenario::RoutingKind;
 use torus_explorer::sim::{RunReport, Simulation};
 use torus_explorer::Scenario;
-
-/// Counts the heap per thread, so that algorithms soaking on parallel threads are measured
-/// apart (each simulation lives and dies on one thread).
-struct CountingAllocator;
-
-thread_local! {
-    static HEAP_IN_USE: Cell<isize> = const { Cell::new(0) };
-    static HEAP_PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    let _ = HEAP_IN_USE.try_with(|in_use| {
-        in_use.set(in_use.get() + delta);
-        let _ = HEAP_PEAK.try_with(|peak| peak.set(peak.get().max(in_use.get())));
-    });
-}
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        count(-(layout.size() as isize));
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-fn heap_in_use() -> isize {
-    HEAP_IN_USE.with(Cell::get)
-}
 
 /// 4 × 10⁴ cycles: the source queues (1000 messages) fill within the first 10⁴ even at 16-ary,
 /// so the second half of the window sees full queues; `make soak` runs 10⁷.
@@ -92,8 +56,7 @@ struct Soak {
 }
 
 fn soak(s: &Scenario) -> Soak {
-    let baseline = heap_in_use();
-    HEAP_PEAK.with(|p| p.set(baseline));
+    let baseline = reset_peak();
     let mut sim = Simulation::new(s).unwrap();
     for _ in 0..CYCLES / 2 {
         sim.step();
@@ -104,7 +67,7 @@ fn soak(s: &Scenario) -> Soak {
     }
     let window_end = heap_in_use() - baseline;
     let report = sim.run();
-    let peak = HEAP_PEAK.with(Cell::get) - baseline;
+    let peak = heap_peak() - baseline;
     Soak { scenario: s.clone(), report, peak, half_way, window_end }
 }
 

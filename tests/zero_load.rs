@@ -7,6 +7,10 @@ use torus_explorer::sim::Simulation;
 use torus_explorer::topology::{Node, Torus};
 use torus_explorer::Scenario;
 
+#[path = "support/lone_message.rs"]
+mod lone_message;
+use lone_message::lone_message;
+
 /// Every algorithm that routes minimally on an idle network: the minimal ones, and chaos, which
 /// misroutes only from a full shared queue.
 const MINIMAL: &[&str] = &["dor", "duato", "minad", "nbc", "adaptive", "chaos"];
@@ -14,18 +18,6 @@ const MINIMAL: &[&str] = &["dor", "duato", "minad", "nbc", "adaptive", "chaos"];
 /// The algorithms with an oblivious choice that can lengthen or bend the path: a quadrant, an
 /// intermediate node.
 const RANDOMISED: &[&str] = &["goal", "val", "romm", "rlb"];
-
-/// Sends one message on an idle network and returns (latency, hops).
-fn lone_message(scenario: &str, src: &[u32], dest: &[u32]) -> (f64, f64) {
-    let s = Scenario::parse(&format!("{scenario}&rate=0.000000001&warmup=0&cycles=400")).unwrap();
-    let t = Torus::new(s.k, s.n);
-    let mut sim = Simulation::new(&s).unwrap();
-    sim.set_traffic(false);
-    sim.send(t.node_at(src), t.node_at(dest));
-    let r = sim.run();
-    assert_eq!(r.messages_measured, 1);
-    (r.latency_mean, r.hops_mean)
-}
 
 #[test]
 fn a_lone_message_takes_exactly_m_plus_h() {
