@@ -94,14 +94,18 @@ fn round_to(x: f64, places: usize) -> f64 {
     format!("{x:.places$}").parse().expect("a formatted number parses")
 }
 
-/// Checks, before the first simulation, that a report can be written into `dir`: it is created
-/// if missing, and a file is written into it and removed. One line saying why not.
+/// Checks, before the first simulation, that a report can be written into `dir`: a file is
+/// written into it and removed, in folders created for the check and removed after it, so
+/// that a run that fails later leaves nothing behind. One line saying why not.
 pub fn check_output_dir(dir: &std::path::Path) -> Result<(), String> {
     let cannot = |e: std::io::Error| format!("cannot write into {}: {e}", dir.display());
-    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let created = dir.ancestors().take_while(|d| !d.as_os_str().is_empty() && !d.exists()).last().map(std::path::Path::to_path_buf);
     let probe = dir.join(format!(".torus-write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(cannot)?;
-    std::fs::remove_file(&probe).map_err(cannot)
+    let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&probe, b"")).and_then(|()| std::fs::remove_file(&probe));
+    if let Some(top) = created.filter(|top| top.exists()) {
+        std::fs::remove_dir_all(top).map_err(cannot)?;
+    }
+    written.map_err(cannot)
 }
 
 /// Whether this process was started in the background of a terminal (`command &`), read from
@@ -177,11 +181,14 @@ mod tests {
     }
 
     #[test]
-    fn an_output_folder_is_made_and_checked() {
-        let dir = std::env::temp_dir().join(format!("torus-out-check-{}", std::process::id())).join("deeper");
-        check_output_dir(&dir).unwrap();
-        assert!(dir.is_dir() && std::fs::read_dir(&dir).unwrap().next().is_none(), "made, and left empty");
-        std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+    fn an_output_folder_is_checked_and_nothing_left_behind() {
+        let top = std::env::temp_dir().join(format!("torus-out-check-{}", std::process::id()));
+        check_output_dir(&top.join("deeper")).unwrap();
+        assert!(!top.exists(), "the folders made for the check are gone");
+        std::fs::create_dir(&top).unwrap();
+        check_output_dir(&top).unwrap();
+        assert!(top.is_dir() && std::fs::read_dir(&top).unwrap().next().is_none(), "an existing folder stays, empty");
+        std::fs::remove_dir_all(&top).unwrap();
         let err = check_output_dir(std::path::Path::new("/proc/nope")).unwrap_err();
         assert!(err.starts_with("cannot write into /proc/nope: ") && !err.contains('\n'), "{err}");
     }

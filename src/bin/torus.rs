@@ -621,6 +621,7 @@ fn coverage_command(args: &[String]) -> Result<(), Fail> {
         command += &format!(" --seeds {seeds}");
     }
     let markdown = experiment::coverage::coverage_markdown(&c, &command, start.elapsed().as_secs_f64(), experiment::threads());
+    std::fs::create_dir_all(&dir).map_err(|e| Fail(format!("cannot create {}: {e}", dir.display())))?;
     for (name, text) in [("coverage.md", markdown), ("coverage.csv", experiment::coverage::coverage_csv(&c))] {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|e| Fail(format!("cannot write {}: {e}", path.display())))?;
