@@ -25,6 +25,10 @@ const STATS_INTERVAL_MS = 250;
 // Main-thread simulation per animation frame at set speeds ("as fast as possible" runs in a
 // worker: FastMode).
 const SLOW_BUDGET_MS = 10;
+// Compare mode's fast mode: the cycles the two workers are granted at a time, at first, and
+// the time a grant should take the slower one (about fast mode's frame interval).
+const LOCKSTEP_FIRST_STRIDE = 64;
+const LOCKSTEP_MS = 50;
 // Points on a model's curve, from near zero load to its saturation rate.
 const MODEL_POINTS = 60;
 // While playing, the warm-up goes by in about this many seconds whatever the speed, so that a
@@ -88,6 +92,8 @@ class App {
     // differs, as a pin's), null outside it.
     this.second = null;
     this.compareValue = null;
+    // Compare mode's fast mode: the cycles granted to both workers (see showLockstep).
+    this.lockstep = null;
     this.dirty = true;
     this.buildForm();
     $('glossary').replaceChildren(...GLOSSARY.flatMap(([word, meaning]) => [el('dt', {}, [word]), el('dd', {}, [meaning])]));
@@ -728,6 +734,10 @@ class App {
     if (!this.fast) {
       this.fast = new FastMode(this.module, {
         onFrame: () => {
+          if (this.fast.lockstep) {
+            this.showLockstep();
+            return;
+          }
           this.sampleHeat();
           this.dirty = true;
         },
@@ -737,12 +747,53 @@ class App {
         },
       });
     }
-    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 });
-    if (this.second) {
-      this.second.startFast(() => { this.dirty = true; }, (err) => {
+    const second = this.second;
+    if (second) this.lockstep = { granted: this.explorer.cycle(), stride: LOCKSTEP_FIRST_STRIDE, shown: null };
+    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 }, !!second);
+    if (second) {
+      second.startFast(() => this.showLockstep(), (err) => {
         this.pause();
         this.showError('scenario', `fast mode stopped the second simulation: ${err.message}`);
       });
+      this.grantLockstep(this.lockstep.granted);
+    }
+  }
+
+  // Compare mode's fast mode: each worker runs to the cycles granted to both and posts its
+  // frame there; a frame is shown when the other simulation's frame at the same cycle has
+  // arrived too, so that the two always show the same cycle. Grants stay two strides ahead of
+  // the cycle shown (a worker never waits for the page's answer), the stride sized so that the
+  // slower simulation takes about LOCKSTEP_MS to run one.
+  showLockstep() {
+    const second = this.second;
+    const a = this.fast;
+    const b = second && second.fast;
+    if (!a || !b || !a.lockstep || !b.lockstep || !this.lockstep) return;
+    const theirs = new Set(b.arrivedCycles());
+    const both = a.arrivedCycles().filter((c) => theirs.has(c));
+    if (!both.length) return;
+    const cycle = both[both.length - 1];
+    a.show(cycle);
+    b.show(cycle);
+    this.sampleHeat();
+    second.sampleHeat();
+    this.dirty = true;
+    const step = this.lockstep;
+    const now = performance.now();
+    if (step.shown && cycle > step.shown.cycle) {
+      const perMs = (cycle - step.shown.cycle) / Math.max(now - step.shown.at, 1);
+      step.stride = Math.min(Math.max(Math.round((step.stride + perMs * LOCKSTEP_MS) / 2), 1), 1 << 16);
+    }
+    step.shown = { cycle, at: now };
+    this.grantLockstep(cycle);
+  }
+
+  grantLockstep(shownCycle) {
+    const step = this.lockstep;
+    while (step.granted < shownCycle + 2 * step.stride) {
+      step.granted += step.stride;
+      this.fast.until(step.granted);
+      this.second.fast.until(step.granted);
     }
   }
 
