@@ -86,9 +86,11 @@ export class Companion {
     this.fastStopping = null;
     this.models = [];
     this.modelReport = null;
+    this.sweep = null;
   }
 
   free() {
+    if (this.sweep) this.sweep.cancel();
     if (this.fast) {
       this.fast.discard();
       this.fast.worker.terminate();

@@ -12,7 +12,7 @@ import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } fr
 import { el, download } from './dom.js';
 import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, percentText, flitsText } from './units.js';
 import { CONTROLS, choiceLabel, shortLabel, GLOSSARY, delaysApply } from './words.js';
-import { Companion, differenceWords, COMPARE_COLOUR } from './compare.js';
+import { Companion, differenceWords, COMPARE_COLOUR, FIRST_COLOUR } from './compare.js';
 
 // The delay keys, and the controls whose change can leave them without the router they need.
 const DELAY_KEYS = ['rdelay', 'ldelay', 'cdelay'];
@@ -25,10 +25,13 @@ const STATS_INTERVAL_MS = 250;
 // Main-thread simulation per animation frame at set speeds ("as fast as possible" runs in a
 // worker: FastMode).
 const SLOW_BUDGET_MS = 10;
-// Compare mode's fast mode: the cycles the two workers are granted at a time, at first, and
-// the time a grant should take the slower one (about fast mode's frame interval).
+// Compare mode's fast mode: the cycles the two workers are granted at a time, at first; the
+// time a grant should take the slower one (about fast mode's frame interval); and how many
+// grants ahead of the cycle shown they run, so that neither waits for the page's answer even
+// when drawing keeps the page busy for a while.
 const LOCKSTEP_FIRST_STRIDE = 64;
 const LOCKSTEP_MS = 50;
+const LOCKSTEP_AHEAD = 4;
 // Points on a model's curve, from near zero load to its saturation rate.
 const MODEL_POINTS = 60;
 // While playing, the warm-up goes by in about this many seconds whatever the speed, so that a
@@ -92,6 +95,8 @@ class App {
     // differs, as a pin's), null outside it.
     this.second = null;
     this.compareValue = null;
+    // The simulation whose router the router panel shows (this, or compare mode's second).
+    this.routerOf = null;
     // Compare mode's fast mode: the cycles granted to both workers (see showLockstep).
     this.lockstep = null;
     this.dirty = true;
@@ -209,6 +214,7 @@ class App {
   // The second simulation for the current scenario and the compare value (a new one at cycle
   // 0, as the first is), its label, the note on its seed, and its series on the charts.
   buildSecond() {
+    if (this.routerOf && this.routerOf === this.second) this.selectNode(-1);
     if (this.second) this.second.free();
     this.second = null;
     if (this.compareValue != null) {
@@ -260,6 +266,18 @@ class App {
     second.modelReport = report;
     second.models = models;
     this.charts.setSecondModels(models, report ? report.latency : null);
+    // Its own background sweep: latency and accepted throughput against offered load beside
+    // the first's.
+    const sweep = new Sweep(this.runner, second.scenario, {
+      bound: report ? report.bound_saturation_rate : null,
+      predicted: models.map((m) => m.saturation),
+      capacity: this.api.capacity_flits(second.scenario),
+      onPoint: () => {
+        if (this.second === second) this.charts.setSecondSweep(sweep.points.filter((q) => !q.failed));
+      },
+    });
+    second.sweep = sweep;
+    await sweep.run();
   }
 
   // Fast mode's workers still hold a simulation (running, or handing it back).
@@ -537,6 +555,7 @@ class App {
     $('torus').addEventListener('click', (e) => this.clickCanvas(e));
     $('torus').addEventListener('mousemove', (e) => this.hoverCanvas(e));
     $('torus').addEventListener('mouseleave', () => this.leaveCanvas());
+    $('torus-b').addEventListener('click', (e) => this.clickSecond(e));
     $('router-close').addEventListener('click', () => this.selectNode(-1));
     $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
@@ -761,9 +780,10 @@ class App {
 
   // Compare mode's fast mode: each worker runs to the cycles granted to both and posts its
   // frame there; a frame is shown when the other simulation's frame at the same cycle has
-  // arrived too, so that the two always show the same cycle. Grants stay two strides ahead of
-  // the cycle shown (a worker never waits for the page's answer), the stride sized so that the
-  // slower simulation takes about LOCKSTEP_MS to run one.
+  // arrived too, so that the two always show the same cycle. Grants stay LOCKSTEP_AHEAD strides
+  // ahead of the cycle shown, the stride sized so that the slower simulation takes about
+  // LOCKSTEP_MS to run one (from the cycles shown per millisecond, which with the workers never
+  // waiting is the slower one's speed; at most doubling at a time).
   showLockstep() {
     const second = this.second;
     const a = this.fast;
@@ -782,7 +802,7 @@ class App {
     const now = performance.now();
     if (step.shown && cycle > step.shown.cycle) {
       const perMs = (cycle - step.shown.cycle) / Math.max(now - step.shown.at, 1);
-      step.stride = Math.min(Math.max(Math.round((step.stride + perMs * LOCKSTEP_MS) / 2), 1), 1 << 16);
+      step.stride = Math.min(Math.max(Math.round(perMs * LOCKSTEP_MS), 1), 2 * step.stride, 1 << 16);
     }
     step.shown = { cycle, at: now };
     this.grantLockstep(cycle);
@@ -790,7 +810,7 @@ class App {
 
   grantLockstep(shownCycle) {
     const step = this.lockstep;
-    while (step.granted < shownCycle + 2 * step.stride) {
+    while (step.granted < shownCycle + LOCKSTEP_AHEAD * step.stride) {
       step.granted += step.stride;
       this.fast.until(step.granted);
       this.second.fast.until(step.granted);
@@ -1026,7 +1046,7 @@ class App {
     };
     if (this.followed) this.showMessage();
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
-    if (this.selected >= 0) this.showRouter();
+    if (this.routerOf) this.showRouter();
   }
 
   // The accepted-against-offered chart shows each point's worst source beside its mean when the
@@ -1107,6 +1127,16 @@ class App {
       return;
     }
     this.follow(this.view.messageAt(x, y));
+  }
+
+  // A click inside a node's square of the second torus shows that simulation's router.
+  clickSecond(e) {
+    const second = this.second;
+    if (!second) return;
+    const r = $('torus-b').getBoundingClientRect();
+    const scale = second.view.canvasSize / r.width;
+    const node = second.view.nodeAt((e.clientX - r.left) * scale, (e.clientY - r.top) * scale, -second.view.half * 0.15);
+    if (node >= 0) this.selectNode(node === second.selected ? -1 : node, second);
   }
 
   // Orientation: the node or channel under the mouse, by its coordinates.
@@ -1206,8 +1236,12 @@ class App {
 
   // The router panel sits under the torus, never over it: it covers neither a followed worm
   // nor the broadcast tree a click draws.
-  selectNode(node) {
-    this.selected = node;
+  // In compare mode `sim` is the simulation whose router is shown (the page's own, or the
+  // second); one router panel at a time.
+  selectNode(node, sim = this) {
+    for (const s of [this, this.second]) if (s) s.selected = -1;
+    sim.selected = node;
+    this.routerOf = node >= 0 ? sim : null;
     $('router').hidden = node < 0;
     // Filled now, not at the next frame drawn, so that the panel never opens empty (when paused
     // the next frame may be a while away on a busy machine).
@@ -1218,27 +1252,30 @@ class App {
   // The selected node's router: a row per input port, a column per virtual channel, each cell
   // the flits buffered, the message holding the VC and whether its header is blocked.
   showRouter() {
-    const { flits, owner, blocked } = this.stateViews();
-    const node = this.selected;
-    const k = this.k;
+    const sim = this.routerOf || this;
+    const { flits, owner, blocked } = sim.stateViews();
+    const node = sim.selected;
+    const { k, vcs, buf } = sim;
     const at = (u) => `(${u % k}, ${Math.floor(u / k)})`;
-    $('router-title').textContent = `Router of node ${node} ${at(node)}: input virtual channels`;
-    const head = el('tr', {}, [el('th', {}, ['input from']), ...Array.from({ length: this.vcs }, (_, v) => el('th', {}, [`VC ${v}`]))]);
+    // In compare mode the title names the simulation (by its torus's label).
+    const which = this.second ? ` (${$(sim === this ? 'torus-label' : 'torus-label-b').textContent})` : '';
+    $('router-title').textContent = `Router of node ${node} ${at(node)}${which}: input virtual channels`;
+    const head = el('tr', {}, [el('th', {}, ['input from']), ...Array.from({ length: vcs }, (_, v) => el('th', {}, [`VC ${v}`]))]);
     const rows = [];
     for (let p = 0; p < 4; p++) {
       // The channel arriving through port p comes from the neighbour on the opposite side.
       const from = neighbour(node, p ^ 1, k);
       const c = from * 4 + p;
       const cells = [el('th', { scope: 'row' }, [`${at(from)} ${PORT_NAMES[p]}`])];
-      for (let v = 0; v < this.vcs; v++) {
-        const i = c * this.vcs + v;
+      for (let v = 0; v < vcs; v++) {
+        const i = c * vcs + v;
         const o = owner[i];
         const header = blocked[i] === BLOCKED ? 'header blocked' : blocked[i] === IN_ROUTER ? 'header in the router delay' : 'moving';
         const state = o === FREE ? (flits[i] ? 'released (a tail still here)' : 'free') : header;
         const cell = el('td', {
           class: `vc ${o === FREE ? 'free' : blocked[i] === BLOCKED ? 'blocked' : 'busy'}`,
-          title: `VC ${v} from ${at(from)}: ${flits[i]} of ${this.buf} flits buffered; ${o === FREE ? 'no message' : `message #${o}`}; ${state}`,
-        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${this.buf}${blocked[i] === BLOCKED ? ' ▮' : blocked[i] === IN_ROUTER ? ' ◷' : ''}`]);
+          title: `VC ${v} from ${at(from)}: ${flits[i]} of ${buf} flits buffered; ${o === FREE ? 'no message' : `message #${o}`}; ${state}`,
+        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${buf}${blocked[i] === BLOCKED ? ' ▮' : blocked[i] === IN_ROUTER ? ' ◷' : ''}`]);
         if (o !== FREE) cell.style.borderLeftColor = messageColour(o);
         cells.push(cell);
       }
@@ -1955,15 +1992,21 @@ class App {
   }
 
   // The torus for a slide: drawn again at twice the resolution, under a title, over its legend
-  // (and the routing's virtual channels) and the scenario.
+  // (and the routing's virtual channels) and the scenario. In compare mode both tori side by
+  // side, each under its label in its colour, and both scenarios.
   exportTorusPng() {
     const scale = 2;
-    const canvas = document.createElement('canvas');
-    const view = new TorusView(canvas, { scale });
-    view.setGeometry(this.k, this.vcs, this.buf);
-    view.draw(this.drawState());
+    const tori = [this, ...(this.second ? [this.second] : [])].map((sim, i) => {
+      const canvas = document.createElement('canvas');
+      const view = new TorusView(canvas, { scale });
+      view.setGeometry(sim.k, sim.vcs, sim.buf);
+      view.draw(sim.drawState());
+      return { canvas, scenario: sim.scenario, label: $(i === 0 ? 'torus-label' : 'torus-label-b').textContent, colour: i === 0 ? FIRST_COLOUR : COMPARE_COLOUR };
+    });
+    const comparing = tori.length > 1;
+    const canvas = tori[0].canvas;
     const pad = 14 * scale;
-    const width = canvas.width + 2 * pad;
+    const width = tori.length * canvas.width + (tori.length - 1) * pad + 2 * pad;
     const measure = document.createElement('canvas').getContext('2d');
     const font = `${12 * scale}px sans-serif`;
     const small = `${10.5 * scale}px sans-serif`;
@@ -1986,22 +2029,25 @@ class App {
     const legendRows = rowsOf(entries, font);
     const scenarioLines = [];
     measure.font = small;
-    let line = 'scenario: ';
-    for (const part of this.scenario.split('&')) {
-      const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
-      if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
-        scenarioLines.push(`${line}&`);
-        line = part;
-      } else line = next;
+    for (const t of tori) {
+      let line = comparing ? `${t.label}: ` : 'scenario: ';
+      for (const part of t.scenario.split('&')) {
+        const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
+        if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
+          scenarioLines.push(`${line}&`);
+          line = part;
+        } else line = next;
+      }
+      scenarioLines.push(line);
     }
-    scenarioLines.push(line);
     // The title, broken between its parts where it is wider than the picture (squeezed into
     // one line it reads as condensed type).
     const titleFont = `bold ${15 * scale}px sans-serif`;
     measure.font = titleFont;
     const v = Object.fromEntries(pairs(this.scenario));
-    const titleParts = [`${v.k} × ${v.k} torus, `, `${choiceLabel('routing', v.routing)}, `, `${choiceLabel('traffic', v.traffic)} traffic, `,
-      `${loadText(flitLoad(this.scenario), this.capacity)} `, `— cycle ${this.cycle().toLocaleString('en')}`];
+    const titleParts = [`${v.k} × ${v.k} torus, `, ...(comparing ? [] : [`${choiceLabel('routing', v.routing)}, `]), `${choiceLabel('traffic', v.traffic)} traffic, `,
+      `${loadText(flitLoad(this.scenario), this.capacity)}${comparing ? ',' : ''} `,
+      ...(comparing ? [`${tori[0].label} (left) `, `against ${tori[1].label} (right) `] : []), `— cycle ${this.cycle().toLocaleString('en')}`];
     const titleLines = [''];
     for (const part of titleParts) {
       const last = titleLines.length - 1;
@@ -2010,9 +2056,10 @@ class App {
     }
     const titleH = 20 * scale;
     const lineH = 18 * scale;
+    const labelH = comparing ? lineH : 0;
     const out = document.createElement('canvas');
     out.width = width;
-    out.height = pad + titleLines.length * titleH + 4 * scale + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
+    out.height = pad + titleLines.length * titleH + 4 * scale + labelH + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
     const ctx = out.getContext('2d');
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, out.width, out.height);
@@ -2021,8 +2068,19 @@ class App {
     ctx.font = titleFont;
     titleLines.forEach((line, i) => ctx.fillText(line.trimEnd(), pad, pad + i * titleH, width - 2 * pad));
     let y = pad + titleLines.length * titleH + 4 * scale;
-    ctx.drawImage(canvas, pad, y);
-    y += canvas.height + pad / 2;
+    tori.forEach((t, i) => {
+      const x = pad + i * (canvas.width + pad);
+      if (comparing) {
+        // Each torus's label over it, after a bar in its colour on the charts.
+        ctx.fillStyle = t.colour;
+        ctx.fillRect(x, y + 2 * scale, 5 * scale, lineH - 6 * scale);
+        ctx.fillStyle = '#111111';
+        ctx.font = `bold ${13 * scale}px sans-serif`;
+        ctx.fillText(t.label, x + 10 * scale, y + 2 * scale, canvas.width - 10 * scale);
+      }
+      ctx.drawImage(t.canvas, x, y + labelH);
+    });
+    y += labelH + canvas.height + pad / 2;
     ctx.textBaseline = 'middle';
     ctx.font = font;
     for (const row of legendRows) {
@@ -2101,7 +2159,8 @@ async function main() {
     stuckHeaders: () => app.stuckHeaders(),
     vcClasses: () => JSON.parse(app.explorer.vc_classes()),
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
-    selectNode: (node) => app.selectNode(node),
+    // Shows node's router; i = 1 the second simulation's in compare mode.
+    selectNode: (node, i = 0) => app.selectNode(node, Number(i) === 0 ? app : secondOf(i)),
     follow: (id) => app.follow(id),
     channelFlits: () => Array.from(app.stateViews().channelFlits),
     heat: () => Array.from(app.heat),
