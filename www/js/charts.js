@@ -340,6 +340,9 @@ class Chart {
         : undefined,
       hooks: {
         draw: [(u) => {
+          // A plot replaced by build() may still commit a redraw it had queued; its columns
+          // are not those of the current series, and it is no longer on the page.
+          if (u !== this.plot) return;
           u.fontScale = f;
           this.series.forEach((s, i) => {
             if (this.ci[i]) errorBars(u, i + 1, this.ci[i], s.stroke);
@@ -958,13 +961,16 @@ export class Charts {
     this.boundLoad = null;
     this.modelLatency = null;
     this.timeline = [];
-    this.latency.setSeries(this.loadSeries());
-    this.redrawLoad();
+    // The second simulation's too, before the series are set from them: the series and the
+    // columns drawn under them must come from the same state (a redraw of columns without
+    // series the plot still has reads past the data).
     if (this.second) {
       this.second.live = null;
       this.second.models = [];
       this.second.sweep = [];
     }
+    this.latency.setSeries(this.loadSeries());
+    this.redrawLoad();
     this.overTime.set([[], ...this.overTime.series.map(() => [])]);
     this.histogram.set([[], []]);
   }
