@@ -121,11 +121,12 @@ export class Companion {
     this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 }, true);
   }
 
-  // Takes the simulation back from its fast-mode worker, at the cycle it reached there.
-  stopFast() {
+  // Takes the simulation back from its fast-mode worker, at the cycle it reached there (in
+  // lockstep at cycle `until`).
+  stopFast(until = null) {
     if (this.fastStopping) return this.fastStopping;
     if (!this.fast || !this.fast.active) return Promise.resolve();
-    this.fastStopping = this.fast.stop()
+    this.fastStopping = this.fast.stop(until)
       .then((state) => {
         if (!state) return;
         const explorer = this.api.Explorer.restore(state);

@@ -817,21 +817,25 @@ class App {
     }
   }
 
-  // Takes both simulations back from fast mode, in lockstep again.
+  // Takes both simulations back from fast mode, in lockstep again: both workers run on to the
+  // furthest cycle granted to them (in the workers, not here), and should one come back short
+  // of the other (a session that ended on its own), the one behind catches up here.
   stopFast() {
     const second = this.second;
     if (!second) return this.stopFastFirst();
-    return Promise.all([this.stopFastFirst(), second.stopFast()]).then(() => this.catchUp(second), (err) => {
+    const until = this.lockstep && this.fast && this.fast.lockstep && this.fast.active ? this.lockstep.granted : null;
+    return Promise.all([this.stopFastFirst(until), second.stopFast(until)]).then(() => this.catchUp(second), (err) => {
       this.showError('scenario', `fast mode could not hand the second simulation back (${err.message})`);
     });
   }
 
-  // Takes the simulation back from fast mode's worker, at the cycle it reached there.
-  stopFastFirst() {
+  // Takes the simulation back from fast mode's worker, at the cycle it reached there (in
+  // lockstep at cycle `until`).
+  stopFastFirst(until = null) {
     if (this.fastStopping) return this.fastStopping;
     if (!this.fast || !this.fast.active) return Promise.resolve();
     const generation = this.scenarioGeneration;
-    this.fastStopping = this.fast.stop()
+    this.fastStopping = this.fast.stop(until)
       .then((state) => {
         if (!state || generation !== this.scenarioGeneration) return;
         const explorer = this.api.Explorer.restore(state);

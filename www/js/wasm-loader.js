@@ -201,13 +201,14 @@ export class FastMode {
     this.arrived.splice(0, i + 1);
   }
 
-  // Stops the session; resolves with its state at the cycle it reached.
-  stop() {
+  // Stops the session; resolves with its state at the cycle it reached, or in lockstep at
+  // cycle `until` (at most the furthest granted).
+  stop(until = null) {
     if (!this.active) return Promise.resolve(null);
     this.active = false;
     const session = this.session;
     const done = new Promise((resolve, reject) => { this.stopping = { resolve, reject }; });
-    this.worker.postMessage({ op: 'fast-stop', session });
+    this.worker.postMessage({ op: 'fast-stop', session, until });
     return done.finally(() => {
       this.stopping = null;
       this.frame = null;

@@ -103,13 +103,16 @@ function fastUntil(m) {
 }
 
 // Ends the running session, if any; its state goes back to the page if the page asked for
-// this session's (and not when it dropped the session).
+// this session's (and not when it dropped the session), in lockstep first run on to the cycle
+// the page names (the furthest granted to both, so that both come back at the same cycle).
 function fastStop(m) {
   const session = fast;
   fast = null;
   if (!session) return;
   if (session.id === m.session && !m.discard) {
-    const state = session.explorer.save_state();
+    const e = session.explorer;
+    if (m.until != null && e.cycle() < m.until) e.step(m.until - e.cycle());
+    const state = e.save_state();
     self.postMessage({ op: 'fast-state', session: session.id, state }, [state.buffer]);
   }
   session.explorer.free();
