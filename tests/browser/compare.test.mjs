@@ -34,6 +34,12 @@ test('a compare link restores both scenarios, each labelled with what differs', 
   assert.equal(await page.locator('#torus-label').textContent(), 'DOR');
   assert.equal(await page.locator('#torus-label-b').textContent(), 'GOAL');
   assert.match(await page.locator('#compare-note').textContent(), /identical seeds mean identical message arrivals and destinations/);
+  // Each routing's virtual channels under the tori, the second's as the simulator classes them.
+  const headings = await page.locator('#vc-classes h2').allTextContents();
+  assert.equal(headings.length, 2);
+  assert.match(headings[0], /^Virtual channels of .*\(DOR\) \(left\)$/);
+  assert.match(headings[1], /^Virtual channels of .*\(GOAL\) \(right\)$/);
+  assert.equal(await page.locator('#vc-classes-b li').count(), new Set(await page.evaluate(() => window.torusExplorer.vcClasses(1).map((c) => c.name))).size);
   assert.match(await hash(page), /&compare=routing:goal(,vcs:3)?(&|$)/);
   // A reload of the link the page wrote restores the same two.
   const written = await page.evaluate(() => location.href);

@@ -236,6 +236,7 @@ class App {
     $('compare-note').hidden = !second;
     if (!second) {
       this.charts.setSecond(null);
+      this.buildClassLegend(true);
       this.dirty = true;
       return;
     }
@@ -250,6 +251,7 @@ class App {
       ? `${firstName} (left) against ${name} (right), in lockstep. Both use seed ${seed}: identical seeds mean identical message arrivals and destinations, so the two see exactly the same traffic and only what their labels name differs. `
       : `${firstName} (left) against ${name} (right), in lockstep. Their seeds differ, so their traffic differs too. `, leave);
     this.charts.setSecond({ name, firstName, colour: COMPARE_COLOUR });
+    this.buildClassLegend(true);
     this.secondModels(second);
     this.dirty = true;
   }
@@ -1402,30 +1404,47 @@ class App {
     this.buildClassLegend();
   }
 
-  // The routing algorithm's VC classes, grouped by name, each with a worm drawn in its pattern.
-  buildClassLegend() {
-    const box = $('vc-classes');
-    const groups = new Map();
-    (this.classes || []).forEach((c, v) => {
-      if (!groups.has(c.name)) groups.set(c.name, { cls: c, vcs: [] });
-      groups.get(c.name).vcs.push(v);
-    });
-    const rows = [...groups.values()].map(({ cls, vcs }) => {
-      const canvas = el('canvas', { width: '44', height: '12', class: 'class-swatch', 'aria-hidden': 'true' });
-      const ctx = canvas.getContext('2d');
-      const path = () => { ctx.moveTo(2, 6); ctx.lineTo(42, 6); };
-      ctx.lineWidth = 8;
-      ctx.strokeStyle = MESSAGE_COLOURS[1];
-      ctx.beginPath();
-      path();
-      ctx.stroke();
-      strokeClassPattern(ctx, cls, 8, path);
-      const kind = cls.escape && cls.after_dateline ? 'escape, after a dateline' : cls.escape ? 'escape' : cls.after_dateline ? 'after a dateline' : '';
-      return el('li', { 'data-vcs': vcs.join(','), 'data-kind': kind }, [canvas, `VC ${vcs.join(', ')}: ${cls.name}`]);
-    });
+  // The routing algorithm's VC classes, grouped by name, each with a worm drawn in its pattern;
+  // in compare mode the second simulation's after them where they differ. keepNote: the note
+  // under the list stays as the model panel left it (the first scenario is unchanged).
+  buildClassLegend(keepNote = false) {
+    const list = (classes) => {
+      const groups = new Map();
+      (classes || []).forEach((c, v) => {
+        if (!groups.has(c.name)) groups.set(c.name, { cls: c, vcs: [] });
+        groups.get(c.name).vcs.push(v);
+      });
+      return [...groups.values()].map(({ cls, vcs }) => {
+        const canvas = el('canvas', { width: '44', height: '12', class: 'class-swatch', 'aria-hidden': 'true' });
+        const ctx = canvas.getContext('2d');
+        const path = () => { ctx.moveTo(2, 6); ctx.lineTo(42, 6); };
+        ctx.lineWidth = 8;
+        ctx.strokeStyle = MESSAGE_COLOURS[1];
+        ctx.beginPath();
+        path();
+        ctx.stroke();
+        strokeClassPattern(ctx, cls, 8, path);
+        const kind = cls.escape && cls.after_dateline ? 'escape, after a dateline' : cls.escape ? 'escape' : cls.after_dateline ? 'after a dateline' : '';
+        return el('li', { 'data-vcs': vcs.join(','), 'data-kind': kind }, [canvas, `VC ${vcs.join(', ')}: ${cls.name}`]);
+      });
+    };
+    const heading = (scenario, where) => {
+      const routing = scenario ? get(scenario, 'routing') : '';
+      return el('h2', { title: `routing=${routing}` }, [`Virtual channels of ${choiceLabel('routing', routing)}${where}`]);
+    };
+    const second = this.second;
+    const both = second && JSON.stringify(second.classes) !== JSON.stringify(this.classes);
+    const rows = list(this.classes);
     this.classEntries = rows.map((li) => ({ icon: li.firstChild, text: li.textContent }));
-    const routing = this.scenario ? get(this.scenario, 'routing') : '';
-    box.replaceChildren(el('h2', { title: `routing=${routing}` }, [`Virtual channels of ${choiceLabel('routing', routing)}`]), el('ul', {}, rows), el('p', { id: 'vc-note', class: 'model-note', hidden: '' }));
+    const note = keepNote && $('vc-note') ? $('vc-note') : el('p', { id: 'vc-note', class: 'model-note', hidden: '' });
+    const parts = [heading(this.scenario, both ? ' (left)' : ''), el('ul', {}, rows), note];
+    if (both) {
+      const secondRows = list(second.classes);
+      const label = $('torus-label-b').textContent;
+      this.classEntries.push(...secondRows.map((li) => ({ icon: li.firstChild, text: `${label}: ${li.textContent}` })));
+      parts.push(heading(second.scenario, ' (right)'), el('ul', { id: 'vc-classes-b' }, secondRows));
+    }
+    $('vc-classes').replaceChildren(...parts);
   }
 
   // The deadlock panel: the VCs of the wait-for cycle, each waiting for the next.
@@ -2161,7 +2180,7 @@ async function main() {
     },
     deadlockCycle: () => app.deadlockCycle(),
     stuckHeaders: () => app.stuckHeaders(),
-    vcClasses: () => JSON.parse(app.explorer.vc_classes()),
+    vcClasses: (i = 0) => JSON.parse((Number(i) === 0 ? app : secondOf(i)).explorer.vc_classes()),
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
     // Shows node's router; i = 1 the second simulation's in compare mode.
     selectNode: (node, i = 0) => app.selectNode(node, Number(i) === 0 ? app : secondOf(i)),
