@@ -1440,7 +1440,8 @@ class App {
     const parts = [heading(this.scenario, both ? ' (left)' : ''), el('ul', {}, rows), note];
     if (both) {
       const secondRows = list(second.classes);
-      const label = $('torus-label-b').textContent;
+      const [first, label] = [$('torus-label').textContent, $('torus-label-b').textContent];
+      for (const e of this.classEntries) e.text = `${first}: ${e.text}`;
       this.classEntries.push(...secondRows.map((li) => ({ icon: li.firstChild, text: `${label}: ${li.textContent}` })));
       parts.push(heading(second.scenario, ' (right)'), el('ul', { id: 'vc-classes-b' }, secondRows));
     }
