@@ -197,6 +197,10 @@ test('the router panel shows a router of either torus', async () => {
     return { x: r.left + (x / 600) * r.width, y: r.top + (y / 600) * r.height };
   }, [id, node, k]);
   const second = await click('torus-b', 7);
+  // Hovering names the node under the mouse on the second torus too.
+  await page.mouse.move(second.x, second.y);
+  await page.waitForFunction(() => !document.getElementById('torus-tip-b').hidden);
+  assert.equal(await page.locator('#torus-tip-b').textContent(), 'node 7 (1, 1)');
   await page.mouse.click(second.x, second.y);
   await page.waitForFunction(() => !document.getElementById('router').hidden);
   assert.match(await page.locator('#router-title').textContent(), /^Router of node 7 \(1, 1\) \(GOAL\)/);

@@ -558,6 +558,8 @@ class App {
     $('torus').addEventListener('mousemove', (e) => this.hoverCanvas(e));
     $('torus').addEventListener('mouseleave', () => this.leaveCanvas());
     $('torus-b').addEventListener('click', (e) => this.clickSecond(e));
+    $('torus-b').addEventListener('mousemove', (e) => { if (this.second) this.hoverCanvas(e, this.second); });
+    $('torus-b').addEventListener('mouseleave', () => { if (this.second) this.leaveCanvas(this.second); });
     $('router-close').addEventListener('click', () => this.selectNode(-1));
     $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
@@ -1111,10 +1113,10 @@ class App {
     return f ? f.misroutes : this.explorer.misroutes();
   }
 
-  // Canvas logical coordinates of a mouse event.
-  canvasPoint(e) {
-    const r = $('torus').getBoundingClientRect();
-    const scale = this.view.canvasSize / r.width;
+  // Canvas logical coordinates of a mouse event on simulation `sim`'s torus.
+  canvasPoint(e, sim = this) {
+    const r = sim.view.canvas.getBoundingClientRect();
+    const scale = sim.view.canvasSize / r.width;
     return [(e.clientX - r.left) * scale, (e.clientY - r.top) * scale];
   }
 
@@ -1139,47 +1141,48 @@ class App {
   clickSecond(e) {
     const second = this.second;
     if (!second) return;
-    const r = $('torus-b').getBoundingClientRect();
-    const scale = second.view.canvasSize / r.width;
-    const node = second.view.nodeAt((e.clientX - r.left) * scale, (e.clientY - r.top) * scale, -second.view.half * 0.15);
+    const [x, y] = this.canvasPoint(e, second);
+    const node = second.view.nodeAt(x, y, -second.view.half * 0.15);
     if (node >= 0) this.selectNode(node === second.selected ? -1 : node, second);
   }
 
-  // Orientation: the node or channel under the mouse, by its coordinates.
-  hoverCanvas(e) {
-    const [x, y] = this.canvasPoint(e);
-    const tip = $('torus-tip');
-    const k = this.k;
+  // Orientation: the node or channel under the mouse, by its coordinates (on either torus in
+  // compare mode, each with its own tip).
+  hoverCanvas(e, sim = this) {
+    const [x, y] = this.canvasPoint(e, sim);
+    const canvas = sim.view.canvas;
+    const tip = canvas.parentElement.querySelector('.torus-tip');
+    const { k, view } = sim;
     const at = (u) => `(${u % k}, ${Math.floor(u / k)})`;
-    const node = this.view.nodeAt(x, y, this.view.pitch * 0.12);
+    const node = view.nodeAt(x, y, view.pitch * 0.12);
     let text = '';
     if (node >= 0) {
       text = `node ${node} ${at(node)}`;
     } else {
-      const c = this.view.channelAt(x, y);
+      const c = view.channelAt(x, y);
       if (c >= 0) {
         const from = (c / 4) | 0;
         text = `channel ${at(from)} ${PORT_NAMES[c % 4]} → ${at(neighbour(from, c % 4, k))}`;
       }
     }
-    if (node !== this.hover) {
-      this.hover = node;
+    if (node !== sim.hover) {
+      sim.hover = node;
       this.dirty = true;
     }
     tip.hidden = text === '';
     if (!text) return;
     tip.textContent = text;
-    const box = $('torus').getBoundingClientRect();
-    const view = $('torus').parentElement.getBoundingClientRect();
-    const left = e.clientX - view.left + 14;
-    tip.style.left = `${Math.min(left, box.right - view.left - tip.offsetWidth - 4)}px`;
-    tip.style.top = `${e.clientY - view.top + 16}px`;
+    const box = canvas.getBoundingClientRect();
+    const parent = canvas.parentElement.getBoundingClientRect();
+    const left = e.clientX - parent.left + 14;
+    tip.style.left = `${Math.min(left, box.right - parent.left - tip.offsetWidth - 4)}px`;
+    tip.style.top = `${e.clientY - parent.top + 16}px`;
   }
 
-  leaveCanvas() {
-    $('torus-tip').hidden = true;
-    if (this.hover !== -1) {
-      this.hover = -1;
+  leaveCanvas(sim = this) {
+    sim.view.canvas.parentElement.querySelector('.torus-tip').hidden = true;
+    if (sim.hover !== -1) {
+      sim.hover = -1;
       this.dirty = true;
     }
   }
