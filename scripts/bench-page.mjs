@@ -4,7 +4,8 @@
 // off, beside native `torus bench`: frames per second animating 8×8 at a moderate load,
 // simulated cycles per second in fast mode, and the longest main-thread task seen; then the
 // same for compare mode's two 8×8 tori (frames per second, and each simulation's cycles per
-// second in fast mode against the single simulation's).
+// second in fast mode against the single simulation's, and against its own scenario's fast mode
+// alone: in lockstep both run at the slower one's pace).
 // Usage: make bench-page
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -120,6 +121,14 @@ for (let i = 0; i < ROUNDS; i++) {
   const alone = await wasmAlone();
   rounds.push({ fast, alone, native: nativeBench() });
 }
+// The second scenario's own fast mode, alone, for the same comparison.
+await page.evaluate((s) => window.torusExplorer.setScenario(s), SECOND);
+await page.evaluate(() => window.torusExplorer.pause());
+await page.waitForTimeout(3000);
+const secondAlone = [];
+for (let i = 0; i < ROUNDS; i++) secondAlone.push((await measure(100)).cyclesPerSecond);
+await page.evaluate((s) => window.torusExplorer.setScenario(s), `${SCENARIO}${SHORT}`);
+await page.evaluate(() => window.torusExplorer.pause());
 // Compare mode: two 8×8 tori, animated, then in fast mode (a worker each), in turns with the
 // single simulation's fast mode.
 await page.evaluate((s) => window.torusExplorer.compare(s), SECOND);
@@ -160,6 +169,8 @@ for (const [i, r] of comparedRounds.entries()) {
 }
 const firstCps = median(comparedRounds.map((r) => r.cyclesPerSecond));
 const secondCps = median(comparedRounds.map((r) => r.secondCyclesPerSecond));
+const secondAloneCps = median(secondAlone);
 console.log(`  fast mode (medians): first ${f(firstCps)} cycles/s (${f(firstCps / fastCps * 100)} % of the single simulation's), second ${f(secondCps)} cycles/s (${f(secondCps / fastCps * 100)} %)`);
+console.log(`  the second scenario's fast mode alone (median of ${ROUNDS}: ${secondAlone.map(f).join(', ')}): ${f(secondAloneCps)} cycles/s; in compare mode the second keeps ${f(secondCps / secondAloneCps * 100)} % of it, the first ${f(firstCps / fastCps * 100)} % of its own`);
 console.log(`page ready from dist/torus-explorer.html (file://, navigation to first frame, best of 3): ${f(Math.min(...readyMs))} ms (all: ${readyMs.map(f).join(', ')})`);
 console.log(`load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs`);

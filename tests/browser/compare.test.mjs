@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, launch, openPage, canvasPixels, hash, ROOT } from './harness.mjs';
 
@@ -33,6 +34,12 @@ test('a compare link restores both scenarios, each labelled with what differs', 
   assert.equal(await page.locator('#torus-label').textContent(), 'DOR');
   assert.equal(await page.locator('#torus-label-b').textContent(), 'GOAL');
   assert.match(await page.locator('#compare-note').textContent(), /identical seeds mean identical message arrivals and destinations/);
+  // Each routing's virtual channels under the tori, the second's as the simulator classes them.
+  const headings = await page.locator('#vc-classes h2').allTextContents();
+  assert.equal(headings.length, 2);
+  assert.match(headings[0], /^Virtual channels of .*\(DOR\) \(left\)$/);
+  assert.match(headings[1], /^Virtual channels of .*\(GOAL\) \(right\)$/);
+  assert.equal(await page.locator('#vc-classes-b li').count(), new Set(await page.evaluate(() => window.torusExplorer.vcClasses(1).map((c) => c.name))).size);
   assert.match(await hash(page), /&compare=routing:goal(,vcs:3)?(&|$)/);
   // A reload of the link the page wrote restores the same two.
   const written = await page.evaluate(() => location.href);
@@ -136,5 +143,132 @@ test('presentation mode shows both tori, the latency chart and both live numbers
   await page.waitForTimeout(200);
   const [c, d] = await boxes();
   assert.ok(d.top >= c.top + c.width - 1 && c.width > 300 && d.width > 300, `stacked, each across the screen: ${JSON.stringify([c, d])}`);
+  assert.deepEqual(errors, []);
+});
+
+test('fast mode keeps the two in lockstep: every update shows both at the same cycle', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.fill('#speed', '100');
+  await page.dispatchEvent('#speed', 'input');
+  const start = await page.evaluate(() => window.torusExplorer.stats().cycle);
+  // Sampled at every animation frame for a while: the cycles the page shows for the two.
+  const seen = await page.evaluate(() => new Promise((resolve) => {
+    const out = [];
+    const t0 = performance.now();
+    const look = () => {
+      out.push([window.torusExplorer.stats().cycle, window.torusExplorer.stats(1).cycle, document.getElementById('cycle-label').textContent]);
+      if (performance.now() - t0 < 3000) requestAnimationFrame(look);
+      else resolve(out);
+    };
+    requestAnimationFrame(look);
+  }));
+  const unequal = seen.filter(([a, b]) => a !== b);
+  assert.deepEqual(unequal.slice(0, 3), [], `${unequal.length} of ${seen.length} looks showed the two at different cycles`);
+  const distinct = new Set(seen.map(([a]) => a));
+  assert.ok(distinct.size >= 5, `fast mode moved on while looked at (${distinct.size} distinct cycles)`);
+  assert.ok(seen[seen.length - 1][0] > start + 2000, `both ran fast: ${start} -> ${seen[seen.length - 1][0]}`);
+  for (const [a, , label] of seen) assert.equal(label, `cycle ${a.toLocaleString('en')}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  const [a, b] = await page.evaluate(() => [window.torusExplorer.stats().cycle, window.torusExplorer.stats(1).cycle]);
+  assert.equal(a, b, 'pausing brings both back at the same cycle');
+  assert.ok(a >= seen[seen.length - 1][0]);
+  // Played on at a set speed from there, the two still advance together.
+  await page.fill('#speed', '60');
+  await page.dispatchEvent('#speed', 'input');
+  await page.evaluate(() => window.torusExplorer.play());
+  await page.waitForFunction((c) => window.torusExplorer.stats().cycle > c + 20, a);
+  await page.evaluate(() => window.torusExplorer.pause());
+  const after = await page.evaluate(() => [window.torusExplorer.stats().cycle, window.torusExplorer.stats(1).cycle]);
+  assert.equal(after[0], after[1]);
+  assert.deepEqual(errors, []);
+});
+
+test('the router panel shows a router of either torus', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.evaluate(() => window.torusExplorer.step(300));
+  // Node 7 of the second torus, clicked where the reader sees it.
+  const k = 6;
+  const click = (id, node) => page.evaluate(([i, u, n]) => {
+    const r = document.getElementById(i).getBoundingClientRect();
+    const pitch = (600 - 22) / n;
+    const x = 22 + ((u % n) + 0.5) * pitch;
+    const y = (n - 1 - Math.floor(u / n) + 0.5) * pitch;
+    return { x: r.left + (x / 600) * r.width, y: r.top + (y / 600) * r.height };
+  }, [id, node, k]);
+  const second = await click('torus-b', 7);
+  // Hovering names the node under the mouse on the second torus too.
+  await page.mouse.move(second.x, second.y);
+  await page.waitForFunction(() => !document.getElementById('torus-tip-b').hidden);
+  assert.equal(await page.locator('#torus-tip-b').textContent(), 'node 7 (1, 1)');
+  await page.mouse.click(second.x, second.y);
+  await page.waitForFunction(() => !document.getElementById('router').hidden);
+  assert.match(await page.locator('#router-title').textContent(), /^Router of node 7 \(1, 1\) \(GOAL\)/);
+  // GOAL here has three VCs a channel, DOR two: the table is the second simulation's.
+  assert.equal(await page.locator('#router-table thead th').count(), 1 + 3);
+  // Its cells follow the second simulation as it runs: a message passes through in time.
+  let held = false;
+  for (let i = 0; i < 100 && !held; i++) {
+    await page.evaluate(() => window.torusExplorer.step(20));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    held = (await page.locator('#router-table tbody td').allTextContents()).some((t) => /^#\d+ \d+\/\d+/.test(t));
+  }
+  assert.ok(held, 'a message shows in the second router within 2,000 cycles');
+  assert.equal(await page.locator('#router-table thead th').count(), 1 + 3);
+  // A click on a node of the first torus shows the first's router instead.
+  const first = await click('torus', 7);
+  await page.mouse.click(first.x, first.y);
+  await page.waitForFunction(() => /\(DOR\)/.test(document.getElementById('router-title').textContent));
+  assert.equal(await page.locator('#router-table thead th').count(), 1 + 2);
+  // The console API selects on either.
+  await page.evaluate(() => window.torusExplorer.selectNode(3, 1));
+  assert.match(await page.locator('#router-title').textContent(), /^Router of node 3 \(3, 0\) \(GOAL\)/);
+  await page.click('#router-close');
+  assert.ok(await page.locator('#router').isHidden());
+  assert.deepEqual(errors, []);
+});
+
+test('the accepted-against-offered chart has a sweep and a live point for each simulation', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.waitForFunction(() => {
+    const c = window.torusExplorer.charts()[3];
+    return c.points['mean (sweep, DOR)'] >= 3 && c.points['mean (sweep, GOAL)'] >= 3
+      && c.points['live mean (DOR)'] === 1 && c.points['live mean (GOAL)'] === 1;
+  }, null, { timeout: 120000, polling: 250 });
+  const [latency, , , throughput] = await page.evaluate(() => window.torusExplorer.charts());
+  assert.deepEqual(throughput.series, ['accepted = offered', 'mean (sweep, DOR)', 'live mean (DOR)', 'mean (sweep, GOAL)', 'live mean (GOAL)']);
+  // The latency chart carries the second's sweep too, in its own series.
+  assert.ok(latency.series.includes('simulated (sweep, GOAL)'), latency.series.join(' | '));
+  assert.deepEqual(errors, []);
+});
+
+test('the torus PNG of compare mode shows both tori', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.evaluate(() => window.torusExplorer.step(300));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+  const bytes = readFileSync(await download.path());
+  // Decoded by the browser: the picture's size, and in each half the worm pixels (saturated
+  // colours; the heat, the nodes and the text are grey).
+  const seen = await page.evaluate(async (b64) => {
+    const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' }));
+    const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bitmap, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const halves = [{ colour: 0 }, { colour: 0 }];
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const i = 4 * (y * c.width + x);
+        const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+        const h = halves[x < c.width / 2 ? 0 : 1];
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) h.colour++;
+      }
+    }
+    return { width: c.width, height: c.height, halves };
+  }, bytes.toString('base64'));
+  assert.ok(seen.width > 2 * 1200, `two tori side by side at twice the size: ${seen.width} px wide`);
+  const [left, right] = seen.halves;
+  assert.ok(left.colour > 5000 && right.colour > 5000, `worms drawn in both halves: ${JSON.stringify(seen.halves)}`);
   assert.deepEqual(errors, []);
 });

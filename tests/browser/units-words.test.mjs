@@ -176,9 +176,10 @@ test('after a deadlock the live latency stops and says why', async () => {
   await page.waitForSelector('#live-numbers dd.alarm', { timeout: 15000 });
   assert.match(await liveValue(page, 'mean latency'), /^stopped: deadlocked at cycle [\d,]+, no message can arrive$/);
   // The warning reads across the panel, not down a column one word wide.
-  const alarm = await page.locator('#live-numbers dd.alarm').boundingBox();
-  const panel = await page.locator('#live-numbers').boundingBox();
-  assert.ok(alarm.width > 0.6 * panel.width, `the warning is ${alarm.width} px wide in a panel of ${panel.width}`);
+  // Both read in one go: the live numbers are rebuilt every quarter second, and a locator
+  // resolved between two reads may find the element already replaced.
+  const [alarm, panel] = await page.evaluate(() => ['#live-numbers dd.alarm', '#live-numbers'].map((s) => document.querySelector(s).getBoundingClientRect().width));
+  assert.ok(alarm > 0.6 * panel, `the warning is ${alarm} px wide in a panel of ${panel}`);
   const charts = await page.evaluate(() => window.torusExplorer.charts());
   assert.equal(charts[0].points.live, 0, 'no live point on the latency chart');
   const points = charts[1].points.mean;

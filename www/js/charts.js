@@ -340,6 +340,9 @@ class Chart {
         : undefined,
       hooks: {
         draw: [(u) => {
+          // A plot replaced by build() may still commit a redraw it had queued; its columns
+          // are not those of the current series, and it is no longer on the page.
+          if (u !== this.plot) return;
           u.fontScale = f;
           this.series.forEach((s, i) => {
             if (this.ci[i]) errorBars(u, i + 1, this.ci[i], s.stroke);
@@ -768,12 +771,13 @@ export class Charts {
   loadSeries() {
     const series = this.models.map((m, i) => ({ label: m.label, stroke: MODEL_COLOURS[i % MODEL_COLOURS.length], width: 2, spanGaps: true }));
     series.push(
-      { label: 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE }, edgeMarkers: true },
+      { label: this.second ? `simulated (sweep, ${this.second.firstName})` : 'simulated (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE }, edgeMarkers: true },
       { label: this.second ? `live (${this.second.firstName})` : 'live', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE }, edgeMarkers: true },
     );
     if (this.second) {
       const c = this.second.colour;
       for (const m of this.second.models) series.push({ label: `${this.second.name} (${m.label})`, stroke: c, width: 2, dash: [3, 3], spanGaps: true });
+      series.push({ label: `simulated (sweep, ${this.second.name})`, stroke: c, width: 0, points: { show: true, size: 7, fill: c }, edgeMarkers: true });
       series.push({ label: `live (${this.second.name})`, stroke: c, width: 0, points: { show: true, size: 9, fill: c }, edgeMarkers: true });
     }
     for (const pin of this.pins) {
@@ -788,12 +792,11 @@ export class Charts {
   loadTop() {
     const ends = [];
     const add = (v) => { if (v > 0 && Number.isFinite(v)) ends.push(v); };
-    for (const set of [{ models: this.models, sweep: this.sweep }, ...this.pins]) {
+    for (const set of [{ models: this.models, sweep: this.sweep }, ...(this.second ? [this.second] : []), ...this.pins]) {
       for (const m of set.models) add(m.saturationLoad);
       add(sweptSaturation(set.sweep));
     }
     if (!ends.length) add(this.bound);
-    if (this.second) for (const m of this.second.models) add(m.saturationLoad);
     const top = Math.max(0, ...ends) * LOAD_MARGIN;
     const live = Math.max(this.live ? this.live.load * 1.05 : 0, this.second && this.second.live ? this.second.live.load * 1.05 : 0);
     return niceCeil(Math.max(top, live, 1e-6));
@@ -858,7 +861,7 @@ export class Charts {
   // Compare mode: second = { name, firstName, colour } (each simulation named by what differs),
   // or null to leave it.
   setSecond(second) {
-    this.second = second ? { ...second, live: null, models: [] } : null;
+    this.second = second ? { ...second, live: null, models: [], sweep: [] } : null;
     this.timeline = [];
     this.latency.setSeries(this.loadSeries());
     this.throughput.setSeries(this.throughputSeries());
@@ -875,6 +878,13 @@ export class Charts {
     this.redrawLoad();
   }
 
+  // The second simulation's sweep points so far.
+  setSecondSweep(points) {
+    if (!this.second) return;
+    this.second.sweep = points.slice().sort((a, b) => a.load - b.load);
+    this.redrawLoad();
+  }
+
   addSweepPoint(p) {
     this.sweep.push(p);
     this.sweep.sort((a, b) => a.load - b.load);
@@ -886,12 +896,13 @@ export class Charts {
   // shown.
   throughputSeries() {
     const series = [{ label: 'accepted = offered', stroke: GREY, width: 1, dash: [4, 4], spanGaps: true, counts: false }];
-    series.push({ label: 'mean (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } });
+    series.push({ label: this.second ? `mean (sweep, ${this.second.firstName})` : 'mean (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, fill: BLUE } });
     if (this.spread) series.push({ label: 'worst source (sweep)', stroke: BLUE, width: 0, points: { show: true, size: 7, width: 2, stroke: BLUE, fill: '#ffffff' }, spreadOf: 1 });
     series.push({ label: this.second ? `live mean (${this.second.firstName})` : 'live mean', stroke: ORANGE, width: 0, points: { show: true, size: 9, fill: ORANGE } });
     if (this.spread) series.push({ label: 'live worst source', stroke: ORANGE, width: 0, points: { show: true, size: 9, width: 2, stroke: ORANGE, fill: '#ffffff' }, spreadOf: series.length - 1 });
     if (this.second) {
       const c = this.second.colour;
+      series.push({ label: `mean (sweep, ${this.second.name})`, stroke: c, width: 0, points: { show: true, size: 7, fill: c } });
       series.push({ label: `live mean (${this.second.name})`, stroke: c, width: 0, points: { show: true, size: 9, fill: c } });
     }
     return series;
@@ -901,7 +912,7 @@ export class Charts {
   // saturation (the highest load the sweep carried), so that the flattening shows; before the
   // sweep knows, a little past the bound or the live load.
   throughputTop() {
-    const kept = keptUp(this.sweep);
+    const kept = Math.max(keptUp(this.sweep) ?? 0, this.second ? keptUp(this.second.sweep) ?? 0 : 0);
     const second = this.second && this.second.live && this.second.live.offered != null ? this.second.live.offered * 1.05 : 0;
     const live = Math.max(this.live && this.live.offered != null ? this.live.offered * 1.05 : 0, second);
     const top = kept > 0 ? kept * THROUGHPUT_MARGIN : (this.boundLoad ?? 0) * 1.1;
@@ -916,7 +927,7 @@ export class Charts {
     const second = this.second;
     if (second) {
       const l = second.live;
-      lists.push(...second.models.map(curve), l && l.latency != null ? [{ x: l.load, y: l.latency, ci: l.ci }] : []);
+      lists.push(...second.models.map(curve), swept(second.sweep), l && l.latency != null ? [{ x: l.load, y: l.latency, ci: l.ci }] : []);
     }
     for (const pin of this.pins) lists.push(...pin.models.map(curve), swept(pin.sweep));
     const [xs, ys, cis] = align(lists);
@@ -930,7 +941,10 @@ export class Charts {
     if (this.spread) lists2.push(thr.map((p) => ({ x: p.offered, y: p.acceptedMin })));
     lists2.push(liveThr.map((p) => ({ x: p.offered, y: p.accepted })));
     if (this.spread) lists2.push(liveThr.map((p) => ({ x: p.offered, y: p.acceptedMin })));
-    if (second) lists2.push(second.live && second.live.offered != null ? [{ x: second.live.offered, y: second.live.accepted }] : []);
+    if (second) {
+      lists2.push(second.sweep.filter((p) => p.offered != null).map((p) => ({ x: p.offered, y: p.accepted })));
+      lists2.push(second.live && second.live.offered != null ? [{ x: second.live.offered, y: second.live.accepted }] : []);
+    }
     const [txs, tys] = align(lists2);
     this.throughput.set([txs, ...tys]);
   }
@@ -947,12 +961,16 @@ export class Charts {
     this.boundLoad = null;
     this.modelLatency = null;
     this.timeline = [];
-    this.latency.setSeries(this.loadSeries());
-    this.redrawLoad();
+    // The second simulation's too, before the series are set from them: the series and the
+    // columns drawn under them must come from the same state (a redraw of columns without
+    // series the plot still has reads past the data).
     if (this.second) {
       this.second.live = null;
       this.second.models = [];
+      this.second.sweep = [];
     }
+    this.latency.setSeries(this.loadSeries());
+    this.redrawLoad();
     this.overTime.set([[], ...this.overTime.series.map(() => [])]);
     this.histogram.set([[], []]);
   }

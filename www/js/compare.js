@@ -86,9 +86,11 @@ export class Companion {
     this.fastStopping = null;
     this.models = [];
     this.modelReport = null;
+    this.sweep = null;
   }
 
   free() {
+    if (this.sweep) this.sweep.cancel();
     if (this.fast) {
       this.fast.discard();
       this.fast.worker.terminate();
@@ -111,17 +113,20 @@ export class Companion {
     if (stats.deadlock !== !!this.deadlock) this.deadlock = stats.deadlock ? this.deadlockCycle() : null;
   }
 
+  // Fast mode in a worker of its own, in lockstep with the first simulation's (the page shows
+  // each frame when both have reached its cycle; see App.showLockstep).
   startFast(onFrame, onError) {
     if (this.fastStopping || (this.fast && this.fast.active)) return;
-    if (!this.fast) this.fast = new FastMode(this.app.module, { onFrame: () => { this.sampleHeat(); onFrame(); }, onError });
-    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 });
+    if (!this.fast) this.fast = new FastMode(this.app.module, { onFrame, onError });
+    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 }, true);
   }
 
-  // Takes the simulation back from its fast-mode worker, at the cycle it reached there.
-  stopFast() {
+  // Takes the simulation back from its fast-mode worker, at the cycle it reached there (in
+  // lockstep at cycle `until`).
+  stopFast(until = null) {
     if (this.fastStopping) return this.fastStopping;
     if (!this.fast || !this.fast.active) return Promise.resolve();
-    this.fastStopping = this.fast.stop()
+    this.fastStopping = this.fast.stop(until)
       .then((state) => {
         if (!state) return;
         const explorer = this.api.Explorer.restore(state);

@@ -12,7 +12,7 @@ import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } fr
 import { el, download } from './dom.js';
 import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, percentText, flitsText } from './units.js';
 import { CONTROLS, choiceLabel, shortLabel, GLOSSARY, delaysApply } from './words.js';
-import { Companion, differenceWords, COMPARE_COLOUR } from './compare.js';
+import { Companion, differenceWords, COMPARE_COLOUR, FIRST_COLOUR } from './compare.js';
 
 // The delay keys, and the controls whose change can leave them without the router they need.
 const DELAY_KEYS = ['rdelay', 'ldelay', 'cdelay'];
@@ -25,6 +25,13 @@ const STATS_INTERVAL_MS = 250;
 // Main-thread simulation per animation frame at set speeds ("as fast as possible" runs in a
 // worker: FastMode).
 const SLOW_BUDGET_MS = 10;
+// Compare mode's fast mode: the cycles the two workers are granted at a time, at first; the
+// time a grant should take the slower one (about fast mode's frame interval); and how many
+// grants ahead of the cycle shown they run, so that neither waits for the page's answer even
+// when drawing keeps the page busy for a while.
+const LOCKSTEP_FIRST_STRIDE = 64;
+const LOCKSTEP_MS = 50;
+const LOCKSTEP_AHEAD = 4;
 // Points on a model's curve, from near zero load to its saturation rate.
 const MODEL_POINTS = 60;
 // While playing, the warm-up goes by in about this many seconds whatever the speed, so that a
@@ -88,6 +95,10 @@ class App {
     // differs, as a pin's), null outside it.
     this.second = null;
     this.compareValue = null;
+    // The simulation whose router the router panel shows (this, or compare mode's second).
+    this.routerOf = null;
+    // Compare mode's fast mode: the cycles granted to both workers (see showLockstep).
+    this.lockstep = null;
     this.dirty = true;
     this.buildForm();
     $('glossary').replaceChildren(...GLOSSARY.flatMap(([word, meaning]) => [el('dt', {}, [word]), el('dd', {}, [meaning])]));
@@ -203,6 +214,7 @@ class App {
   // The second simulation for the current scenario and the compare value (a new one at cycle
   // 0, as the first is), its label, the note on its seed, and its series on the charts.
   buildSecond() {
+    if (this.routerOf && this.routerOf === this.second) this.selectNode(-1);
     if (this.second) this.second.free();
     this.second = null;
     if (this.compareValue != null) {
@@ -224,6 +236,7 @@ class App {
     $('compare-note').hidden = !second;
     if (!second) {
       this.charts.setSecond(null);
+      this.buildClassLegend(true);
       this.dirty = true;
       return;
     }
@@ -238,6 +251,7 @@ class App {
       ? `${firstName} (left) against ${name} (right), in lockstep. Both use seed ${seed}: identical seeds mean identical message arrivals and destinations, so the two see exactly the same traffic and only what their labels name differs. `
       : `${firstName} (left) against ${name} (right), in lockstep. Their seeds differ, so their traffic differs too. `, leave);
     this.charts.setSecond({ name, firstName, colour: COMPARE_COLOUR });
+    this.buildClassLegend(true);
     this.secondModels(second);
     this.dirty = true;
   }
@@ -254,6 +268,18 @@ class App {
     second.modelReport = report;
     second.models = models;
     this.charts.setSecondModels(models, report ? report.latency : null);
+    // Its own background sweep: latency and accepted throughput against offered load beside
+    // the first's.
+    const sweep = new Sweep(this.runner, second.scenario, {
+      bound: report ? report.bound_saturation_rate : null,
+      predicted: models.map((m) => m.saturation),
+      capacity: this.api.capacity_flits(second.scenario),
+      onPoint: () => {
+        if (this.second === second) this.charts.setSecondSweep(sweep.points.filter((q) => !q.failed));
+      },
+    });
+    second.sweep = sweep;
+    await sweep.run();
   }
 
   // Fast mode's workers still hold a simulation (running, or handing it back).
@@ -531,6 +557,9 @@ class App {
     $('torus').addEventListener('click', (e) => this.clickCanvas(e));
     $('torus').addEventListener('mousemove', (e) => this.hoverCanvas(e));
     $('torus').addEventListener('mouseleave', () => this.leaveCanvas());
+    $('torus-b').addEventListener('click', (e) => this.clickSecond(e));
+    $('torus-b').addEventListener('mousemove', (e) => { if (this.second) this.hoverCanvas(e, this.second); });
+    $('torus-b').addEventListener('mouseleave', () => { if (this.second) this.leaveCanvas(this.second); });
     $('router-close').addEventListener('click', () => this.selectNode(-1));
     $('message-close').addEventListener('click', () => this.follow(FREE));
     $('preset').addEventListener('change', () => this.loadPreset($('preset').value));
@@ -728,6 +757,10 @@ class App {
     if (!this.fast) {
       this.fast = new FastMode(this.module, {
         onFrame: () => {
+          if (this.fast.lockstep) {
+            this.showLockstep();
+            return;
+          }
           this.sampleHeat();
           this.dirty = true;
         },
@@ -737,30 +770,76 @@ class App {
         },
       });
     }
-    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 });
-    if (this.second) {
-      this.second.startFast(() => { this.dirty = true; }, (err) => {
+    const second = this.second;
+    if (second) this.lockstep = { granted: this.explorer.cycle(), stride: LOCKSTEP_FIRST_STRIDE, shown: null };
+    this.fast.start(this.explorer.save_state(), { chaos: this.chaos, scouting: this.scout > 0 }, !!second);
+    if (second) {
+      second.startFast(() => this.showLockstep(), (err) => {
         this.pause();
         this.showError('scenario', `fast mode stopped the second simulation: ${err.message}`);
       });
+      this.grantLockstep(this.lockstep.granted);
     }
   }
 
-  // Takes both simulations back from fast mode, in lockstep again.
+  // Compare mode's fast mode: each worker runs to the cycles granted to both and posts its
+  // frame there; a frame is shown when the other simulation's frame at the same cycle has
+  // arrived too, so that the two always show the same cycle. Grants stay LOCKSTEP_AHEAD strides
+  // ahead of the cycle shown, the stride sized so that the slower simulation takes about
+  // LOCKSTEP_MS to run one (from the cycles shown per millisecond, which with the workers never
+  // waiting is the slower one's speed; at most doubling at a time).
+  showLockstep() {
+    const second = this.second;
+    const a = this.fast;
+    const b = second && second.fast;
+    if (!a || !b || !a.lockstep || !b.lockstep || !this.lockstep) return;
+    const theirs = new Set(b.arrivedCycles());
+    const both = a.arrivedCycles().filter((c) => theirs.has(c));
+    if (!both.length) return;
+    const cycle = both[both.length - 1];
+    a.show(cycle);
+    b.show(cycle);
+    this.sampleHeat();
+    second.sampleHeat();
+    this.dirty = true;
+    const step = this.lockstep;
+    const now = performance.now();
+    if (step.shown && cycle > step.shown.cycle) {
+      const perMs = (cycle - step.shown.cycle) / Math.max(now - step.shown.at, 1);
+      step.stride = Math.min(Math.max(Math.round(perMs * LOCKSTEP_MS), 1), 2 * step.stride, 1 << 16);
+    }
+    step.shown = { cycle, at: now };
+    this.grantLockstep(cycle);
+  }
+
+  grantLockstep(shownCycle) {
+    const step = this.lockstep;
+    while (step.granted < shownCycle + LOCKSTEP_AHEAD * step.stride) {
+      step.granted += step.stride;
+      this.fast.until(step.granted);
+      this.second.fast.until(step.granted);
+    }
+  }
+
+  // Takes both simulations back from fast mode, in lockstep again: both workers run on to the
+  // furthest cycle granted to them (in the workers, not here), and should one come back short
+  // of the other (a session that ended on its own), the one behind catches up here.
   stopFast() {
     const second = this.second;
     if (!second) return this.stopFastFirst();
-    return Promise.all([this.stopFastFirst(), second.stopFast()]).then(() => this.catchUp(second), (err) => {
+    const until = this.lockstep && this.fast && this.fast.lockstep && this.fast.active ? this.lockstep.granted : null;
+    return Promise.all([this.stopFastFirst(until), second.stopFast(until)]).then(() => this.catchUp(second), (err) => {
       this.showError('scenario', `fast mode could not hand the second simulation back (${err.message})`);
     });
   }
 
-  // Takes the simulation back from fast mode's worker, at the cycle it reached there.
-  stopFastFirst() {
+  // Takes the simulation back from fast mode's worker, at the cycle it reached there (in
+  // lockstep at cycle `until`).
+  stopFastFirst(until = null) {
     if (this.fastStopping) return this.fastStopping;
     if (!this.fast || !this.fast.active) return Promise.resolve();
     const generation = this.scenarioGeneration;
-    this.fastStopping = this.fast.stop()
+    this.fastStopping = this.fast.stop(until)
       .then((state) => {
         if (!state || generation !== this.scenarioGeneration) return;
         const explorer = this.api.Explorer.restore(state);
@@ -975,7 +1054,7 @@ class App {
     };
     if (this.followed) this.showMessage();
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
-    if (this.selected >= 0) this.showRouter();
+    if (this.routerOf) this.showRouter();
   }
 
   // The accepted-against-offered chart shows each point's worst source beside its mean when the
@@ -1034,10 +1113,10 @@ class App {
     return f ? f.misroutes : this.explorer.misroutes();
   }
 
-  // Canvas logical coordinates of a mouse event.
-  canvasPoint(e) {
-    const r = $('torus').getBoundingClientRect();
-    const scale = this.view.canvasSize / r.width;
+  // Canvas logical coordinates of a mouse event on simulation `sim`'s torus.
+  canvasPoint(e, sim = this) {
+    const r = sim.view.canvas.getBoundingClientRect();
+    const scale = sim.view.canvasSize / r.width;
     return [(e.clientX - r.left) * scale, (e.clientY - r.top) * scale];
   }
 
@@ -1058,41 +1137,52 @@ class App {
     this.follow(this.view.messageAt(x, y));
   }
 
-  // Orientation: the node or channel under the mouse, by its coordinates.
-  hoverCanvas(e) {
-    const [x, y] = this.canvasPoint(e);
-    const tip = $('torus-tip');
-    const k = this.k;
+  // A click inside a node's square of the second torus shows that simulation's router.
+  clickSecond(e) {
+    const second = this.second;
+    if (!second) return;
+    const [x, y] = this.canvasPoint(e, second);
+    const node = second.view.nodeAt(x, y, -second.view.half * 0.15);
+    if (node >= 0) this.selectNode(node === second.selected ? -1 : node, second);
+  }
+
+  // Orientation: the node or channel under the mouse, by its coordinates (on either torus in
+  // compare mode, each with its own tip).
+  hoverCanvas(e, sim = this) {
+    const [x, y] = this.canvasPoint(e, sim);
+    const canvas = sim.view.canvas;
+    const tip = canvas.parentElement.querySelector('.torus-tip');
+    const { k, view } = sim;
     const at = (u) => `(${u % k}, ${Math.floor(u / k)})`;
-    const node = this.view.nodeAt(x, y, this.view.pitch * 0.12);
+    const node = view.nodeAt(x, y, view.pitch * 0.12);
     let text = '';
     if (node >= 0) {
       text = `node ${node} ${at(node)}`;
     } else {
-      const c = this.view.channelAt(x, y);
+      const c = view.channelAt(x, y);
       if (c >= 0) {
         const from = (c / 4) | 0;
         text = `channel ${at(from)} ${PORT_NAMES[c % 4]} → ${at(neighbour(from, c % 4, k))}`;
       }
     }
-    if (node !== this.hover) {
-      this.hover = node;
+    if (node !== sim.hover) {
+      sim.hover = node;
       this.dirty = true;
     }
     tip.hidden = text === '';
     if (!text) return;
     tip.textContent = text;
-    const box = $('torus').getBoundingClientRect();
-    const view = $('torus').parentElement.getBoundingClientRect();
-    const left = e.clientX - view.left + 14;
-    tip.style.left = `${Math.min(left, box.right - view.left - tip.offsetWidth - 4)}px`;
-    tip.style.top = `${e.clientY - view.top + 16}px`;
+    const box = canvas.getBoundingClientRect();
+    const parent = canvas.parentElement.getBoundingClientRect();
+    const left = e.clientX - parent.left + 14;
+    tip.style.left = `${Math.min(left, box.right - parent.left - tip.offsetWidth - 4)}px`;
+    tip.style.top = `${e.clientY - parent.top + 16}px`;
   }
 
-  leaveCanvas() {
-    $('torus-tip').hidden = true;
-    if (this.hover !== -1) {
-      this.hover = -1;
+  leaveCanvas(sim = this) {
+    sim.view.canvas.parentElement.querySelector('.torus-tip').hidden = true;
+    if (sim.hover !== -1) {
+      sim.hover = -1;
       this.dirty = true;
     }
   }
@@ -1155,8 +1245,12 @@ class App {
 
   // The router panel sits under the torus, never over it: it covers neither a followed worm
   // nor the broadcast tree a click draws.
-  selectNode(node) {
-    this.selected = node;
+  // In compare mode `sim` is the simulation whose router is shown (the page's own, or the
+  // second); one router panel at a time.
+  selectNode(node, sim = this) {
+    for (const s of [this, this.second]) if (s) s.selected = -1;
+    sim.selected = node;
+    this.routerOf = node >= 0 ? sim : null;
     $('router').hidden = node < 0;
     // Filled now, not at the next frame drawn, so that the panel never opens empty (when paused
     // the next frame may be a while away on a busy machine).
@@ -1167,27 +1261,30 @@ class App {
   // The selected node's router: a row per input port, a column per virtual channel, each cell
   // the flits buffered, the message holding the VC and whether its header is blocked.
   showRouter() {
-    const { flits, owner, blocked } = this.stateViews();
-    const node = this.selected;
-    const k = this.k;
+    const sim = this.routerOf || this;
+    const { flits, owner, blocked } = sim.stateViews();
+    const node = sim.selected;
+    const { k, vcs, buf } = sim;
     const at = (u) => `(${u % k}, ${Math.floor(u / k)})`;
-    $('router-title').textContent = `Router of node ${node} ${at(node)}: input virtual channels`;
-    const head = el('tr', {}, [el('th', {}, ['input from']), ...Array.from({ length: this.vcs }, (_, v) => el('th', {}, [`VC ${v}`]))]);
+    // In compare mode the title names the simulation (by its torus's label).
+    const which = this.second ? ` (${$(sim === this ? 'torus-label' : 'torus-label-b').textContent})` : '';
+    $('router-title').textContent = `Router of node ${node} ${at(node)}${which}: input virtual channels`;
+    const head = el('tr', {}, [el('th', {}, ['input from']), ...Array.from({ length: vcs }, (_, v) => el('th', {}, [`VC ${v}`]))]);
     const rows = [];
     for (let p = 0; p < 4; p++) {
       // The channel arriving through port p comes from the neighbour on the opposite side.
       const from = neighbour(node, p ^ 1, k);
       const c = from * 4 + p;
       const cells = [el('th', { scope: 'row' }, [`${at(from)} ${PORT_NAMES[p]}`])];
-      for (let v = 0; v < this.vcs; v++) {
-        const i = c * this.vcs + v;
+      for (let v = 0; v < vcs; v++) {
+        const i = c * vcs + v;
         const o = owner[i];
         const header = blocked[i] === BLOCKED ? 'header blocked' : blocked[i] === IN_ROUTER ? 'header in the router delay' : 'moving';
         const state = o === FREE ? (flits[i] ? 'released (a tail still here)' : 'free') : header;
         const cell = el('td', {
           class: `vc ${o === FREE ? 'free' : blocked[i] === BLOCKED ? 'blocked' : 'busy'}`,
-          title: `VC ${v} from ${at(from)}: ${flits[i]} of ${this.buf} flits buffered; ${o === FREE ? 'no message' : `message #${o}`}; ${state}`,
-        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${this.buf}${blocked[i] === BLOCKED ? ' ▮' : blocked[i] === IN_ROUTER ? ' ◷' : ''}`]);
+          title: `VC ${v} from ${at(from)}: ${flits[i]} of ${buf} flits buffered; ${o === FREE ? 'no message' : `message #${o}`}; ${state}`,
+        }, [o === FREE && !flits[i] ? 'free' : `${o === FREE ? '' : `#${o} `}${flits[i]}/${buf}${blocked[i] === BLOCKED ? ' ▮' : blocked[i] === IN_ROUTER ? ' ◷' : ''}`]);
         if (o !== FREE) cell.style.borderLeftColor = messageColour(o);
         cells.push(cell);
       }
@@ -1310,30 +1407,48 @@ class App {
     this.buildClassLegend();
   }
 
-  // The routing algorithm's VC classes, grouped by name, each with a worm drawn in its pattern.
-  buildClassLegend() {
-    const box = $('vc-classes');
-    const groups = new Map();
-    (this.classes || []).forEach((c, v) => {
-      if (!groups.has(c.name)) groups.set(c.name, { cls: c, vcs: [] });
-      groups.get(c.name).vcs.push(v);
-    });
-    const rows = [...groups.values()].map(({ cls, vcs }) => {
-      const canvas = el('canvas', { width: '44', height: '12', class: 'class-swatch', 'aria-hidden': 'true' });
-      const ctx = canvas.getContext('2d');
-      const path = () => { ctx.moveTo(2, 6); ctx.lineTo(42, 6); };
-      ctx.lineWidth = 8;
-      ctx.strokeStyle = MESSAGE_COLOURS[1];
-      ctx.beginPath();
-      path();
-      ctx.stroke();
-      strokeClassPattern(ctx, cls, 8, path);
-      const kind = cls.escape && cls.after_dateline ? 'escape, after a dateline' : cls.escape ? 'escape' : cls.after_dateline ? 'after a dateline' : '';
-      return el('li', { 'data-vcs': vcs.join(','), 'data-kind': kind }, [canvas, `VC ${vcs.join(', ')}: ${cls.name}`]);
-    });
+  // The routing algorithm's VC classes, grouped by name, each with a worm drawn in its pattern;
+  // in compare mode the second simulation's after them where they differ. keepNote: the note
+  // under the list stays as the model panel left it (the first scenario is unchanged).
+  buildClassLegend(keepNote = false) {
+    const list = (classes) => {
+      const groups = new Map();
+      (classes || []).forEach((c, v) => {
+        if (!groups.has(c.name)) groups.set(c.name, { cls: c, vcs: [] });
+        groups.get(c.name).vcs.push(v);
+      });
+      return [...groups.values()].map(({ cls, vcs }) => {
+        const canvas = el('canvas', { width: '44', height: '12', class: 'class-swatch', 'aria-hidden': 'true' });
+        const ctx = canvas.getContext('2d');
+        const path = () => { ctx.moveTo(2, 6); ctx.lineTo(42, 6); };
+        ctx.lineWidth = 8;
+        ctx.strokeStyle = MESSAGE_COLOURS[1];
+        ctx.beginPath();
+        path();
+        ctx.stroke();
+        strokeClassPattern(ctx, cls, 8, path);
+        const kind = cls.escape && cls.after_dateline ? 'escape, after a dateline' : cls.escape ? 'escape' : cls.after_dateline ? 'after a dateline' : '';
+        return el('li', { 'data-vcs': vcs.join(','), 'data-kind': kind }, [canvas, `VC ${vcs.join(', ')}: ${cls.name}`]);
+      });
+    };
+    const heading = (scenario, where) => {
+      const routing = scenario ? get(scenario, 'routing') : '';
+      return el('h2', { title: `routing=${routing}` }, [`Virtual channels of ${choiceLabel('routing', routing)}${where}`]);
+    };
+    const second = this.second;
+    const both = second && JSON.stringify(second.classes) !== JSON.stringify(this.classes);
+    const rows = list(this.classes);
     this.classEntries = rows.map((li) => ({ icon: li.firstChild, text: li.textContent }));
-    const routing = this.scenario ? get(this.scenario, 'routing') : '';
-    box.replaceChildren(el('h2', { title: `routing=${routing}` }, [`Virtual channels of ${choiceLabel('routing', routing)}`]), el('ul', {}, rows), el('p', { id: 'vc-note', class: 'model-note', hidden: '' }));
+    const note = keepNote && $('vc-note') ? $('vc-note') : el('p', { id: 'vc-note', class: 'model-note', hidden: '' });
+    const parts = [heading(this.scenario, both ? ' (left)' : ''), el('ul', {}, rows), note];
+    if (both) {
+      const secondRows = list(second.classes);
+      const [first, label] = [$('torus-label').textContent, $('torus-label-b').textContent];
+      for (const e of this.classEntries) e.text = `${first}: ${e.text}`;
+      this.classEntries.push(...secondRows.map((li) => ({ icon: li.firstChild, text: `${label}: ${li.textContent}` })));
+      parts.push(heading(second.scenario, ' (right)'), el('ul', { id: 'vc-classes-b' }, secondRows));
+    }
+    $('vc-classes').replaceChildren(...parts);
   }
 
   // The deadlock panel: the VCs of the wait-for cycle, each waiting for the next.
@@ -1904,15 +2019,21 @@ class App {
   }
 
   // The torus for a slide: drawn again at twice the resolution, under a title, over its legend
-  // (and the routing's virtual channels) and the scenario.
+  // (and the routing's virtual channels) and the scenario. In compare mode both tori side by
+  // side, each under its label in its colour, and both scenarios.
   exportTorusPng() {
     const scale = 2;
-    const canvas = document.createElement('canvas');
-    const view = new TorusView(canvas, { scale });
-    view.setGeometry(this.k, this.vcs, this.buf);
-    view.draw(this.drawState());
+    const tori = [this, ...(this.second ? [this.second] : [])].map((sim, i) => {
+      const canvas = document.createElement('canvas');
+      const view = new TorusView(canvas, { scale });
+      view.setGeometry(sim.k, sim.vcs, sim.buf);
+      view.draw(sim.drawState());
+      return { canvas, scenario: sim.scenario, label: $(i === 0 ? 'torus-label' : 'torus-label-b').textContent, colour: i === 0 ? FIRST_COLOUR : COMPARE_COLOUR };
+    });
+    const comparing = tori.length > 1;
+    const canvas = tori[0].canvas;
     const pad = 14 * scale;
-    const width = canvas.width + 2 * pad;
+    const width = tori.length * canvas.width + (tori.length - 1) * pad + 2 * pad;
     const measure = document.createElement('canvas').getContext('2d');
     const font = `${12 * scale}px sans-serif`;
     const small = `${10.5 * scale}px sans-serif`;
@@ -1935,22 +2056,25 @@ class App {
     const legendRows = rowsOf(entries, font);
     const scenarioLines = [];
     measure.font = small;
-    let line = 'scenario: ';
-    for (const part of this.scenario.split('&')) {
-      const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
-      if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
-        scenarioLines.push(`${line}&`);
-        line = part;
-      } else line = next;
+    for (const t of tori) {
+      let line = comparing ? `${t.label}: ` : 'scenario: ';
+      for (const part of t.scenario.split('&')) {
+        const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
+        if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
+          scenarioLines.push(`${line}&`);
+          line = part;
+        } else line = next;
+      }
+      scenarioLines.push(line);
     }
-    scenarioLines.push(line);
     // The title, broken between its parts where it is wider than the picture (squeezed into
     // one line it reads as condensed type).
     const titleFont = `bold ${15 * scale}px sans-serif`;
     measure.font = titleFont;
     const v = Object.fromEntries(pairs(this.scenario));
-    const titleParts = [`${v.k} × ${v.k} torus, `, `${choiceLabel('routing', v.routing)}, `, `${choiceLabel('traffic', v.traffic)} traffic, `,
-      `${loadText(flitLoad(this.scenario), this.capacity)} `, `— cycle ${this.cycle().toLocaleString('en')}`];
+    const titleParts = [`${v.k} × ${v.k} torus, `, ...(comparing ? [] : [`${choiceLabel('routing', v.routing)}, `]), `${choiceLabel('traffic', v.traffic)} traffic, `,
+      `${loadText(flitLoad(this.scenario), this.capacity)}${comparing ? ',' : ''} `,
+      ...(comparing ? [`${tori[0].label} (left) `, `against ${tori[1].label} (right) `] : []), `— cycle ${this.cycle().toLocaleString('en')}`];
     const titleLines = [''];
     for (const part of titleParts) {
       const last = titleLines.length - 1;
@@ -1959,9 +2083,10 @@ class App {
     }
     const titleH = 20 * scale;
     const lineH = 18 * scale;
+    const labelH = comparing ? lineH : 0;
     const out = document.createElement('canvas');
     out.width = width;
-    out.height = pad + titleLines.length * titleH + 4 * scale + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
+    out.height = pad + titleLines.length * titleH + 4 * scale + labelH + canvas.height + pad / 2 + legendRows.length * lineH + pad / 2 + scenarioLines.length * 14 * scale + pad;
     const ctx = out.getContext('2d');
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, out.width, out.height);
@@ -1970,8 +2095,19 @@ class App {
     ctx.font = titleFont;
     titleLines.forEach((line, i) => ctx.fillText(line.trimEnd(), pad, pad + i * titleH, width - 2 * pad));
     let y = pad + titleLines.length * titleH + 4 * scale;
-    ctx.drawImage(canvas, pad, y);
-    y += canvas.height + pad / 2;
+    tori.forEach((t, i) => {
+      const x = pad + i * (canvas.width + pad);
+      if (comparing) {
+        // Each torus's label over it, after a bar in its colour on the charts.
+        ctx.fillStyle = t.colour;
+        ctx.fillRect(x, y + 2 * scale, 5 * scale, lineH - 6 * scale);
+        ctx.fillStyle = '#111111';
+        ctx.font = `bold ${13 * scale}px sans-serif`;
+        ctx.fillText(t.label, x + 10 * scale, y + 2 * scale, canvas.width - 10 * scale);
+      }
+      ctx.drawImage(t.canvas, x, y + labelH);
+    });
+    y += labelH + canvas.height + pad / 2;
     ctx.textBaseline = 'middle';
     ctx.font = font;
     for (const row of legendRows) {
@@ -2048,9 +2184,10 @@ async function main() {
     },
     deadlockCycle: () => app.deadlockCycle(),
     stuckHeaders: () => app.stuckHeaders(),
-    vcClasses: () => JSON.parse(app.explorer.vc_classes()),
+    vcClasses: (i = 0) => JSON.parse((Number(i) === 0 ? app : secondOf(i)).explorer.vc_classes()),
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
-    selectNode: (node) => app.selectNode(node),
+    // Shows node's router; i = 1 the second simulation's in compare mode.
+    selectNode: (node, i = 0) => app.selectNode(node, Number(i) === 0 ? app : secondOf(i)),
     follow: (id) => app.follow(id),
     channelFlits: () => Array.from(app.stateViews().channelFlits),
     heat: () => Array.from(app.heat),

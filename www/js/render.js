@@ -39,6 +39,10 @@ export function heatColour(u) {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
+// heatColour at HEAT_LEVELS + 1 steps from 0 to 1, for drawing every frame.
+const HEAT_LEVELS = 256;
+const HEAT_TABLE = Array.from({ length: HEAT_LEVELS + 1 }, (_, i) => heatColour(i / HEAT_LEVELS));
+
 // Overlays, chosen apart from the message colours and the heat scale.
 export const DEADLOCK_COLOUR = '#7a0177';
 const INK = '#111111';
@@ -390,39 +394,109 @@ export class TorusView {
   // [{ vc, age }] with age from 0 (now) to 1 (about to vanish); failedChannels, failedNodes:
   // the simulator's lists; stuck: the VCs of headers stuck at faults.
   draw(state) {
-    const { k, vcs, ctx } = this;
-    const channels = k * k * 4;
+    const { ctx } = this;
+    const following = state.followed !== FREE;
     this.resize();
     ctx.setTransform(this.scale, 0, 0, this.scale, 0, 0);
     ctx.clearRect(0, 0, this.canvasSize, this.canvasSize);
-    this.drawAxes(state.hover);
+    ctx.save();
+    ctx.translate(this.margin, 0);
+    ctx.beginPath();
+    ctx.rect(0, 0, this.size, this.size);
+    ctx.clip();
+    ctx.globalAlpha = following ? 0.35 : 1;
+    this.drawBands(state.showHeat ? state.heat : null);
+    ctx.restore();
+    // Everything that changes only with the view's options, copied pixel for pixel.
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(this.staticLayer(state, following), 0, 0);
+    ctx.setTransform(this.scale, 0, 0, this.scale, 0, 0);
     ctx.translate(this.margin, 0);
     ctx.save();
     ctx.beginPath();
     ctx.rect(0, 0, this.size, this.size);
     ctx.clip();
 
-    const bandWidth = this.lane * vcs;
-    const following = state.followed !== FREE;
-    const mid = (vcs - 1) / 2;
-    // Channel bands: heat colour (or neutral), one band per unidirectional channel, with a
-    // thin line along the side towards the node's centre line.
+    if (state.queues && state.queues.length) this.drawSharedQueues(state.queues, following ? state.followed : FREE);
+    if (following) this.drawTrail(state.trail);
+    if (state.deadlock) this.drawDeadlock(state.deadlock, state.showLanes);
+    if (state.tree) this.drawTree(state.tree);
+
+    const worms = this.worms(state);
+    this.drawn = worms;
+    for (const w of worms) if (!following || w.id !== state.followed) this.drawWorm(w, state, following ? 0.25 : 1);
+    for (const w of worms) if (following && w.id === state.followed) this.drawWorm(w, state, 1, true);
+    if (state.acks && state.acks.length) this.drawAcknowledgements(worms, state.acks, state.scout, following ? state.followed : FREE);
+    if (state.backtracks) this.drawBacktracks(state.backtracks);
+    if (state.deflections) this.drawDeflections(state.deflections);
+    if (state.stuck && state.stuck.length) this.drawStuck(state.stuck, worms, state.showLanes);
+    ctx.restore();
+  }
+
+  // Channel bands: each unidirectional channel's band in its heat colour (or neutral), as
+  // rectangles (a band is axis-parallel), a wrap-around band's half beyond one edge again at
+  // the opposite edge. Drawn every frame, so from a table of the heat colours, not a string
+  // built per channel.
+  drawBands(heat) {
+    const { k, ctx, size } = this;
+    const bandWidth = this.lane * this.vcs;
+    const mid = (this.vcs - 1) / 2;
+    const fill = (x, y, w, h) => {
+      ctx.fillRect(x, y, w, h);
+      if (x < 0) ctx.fillRect(x + size, y, w, h);
+      else if (x + w > size) ctx.fillRect(x - size, y, w, h);
+      if (y < 0) ctx.fillRect(x, y + size, w, h);
+      else if (y + h > size) ctx.fillRect(x, y - size, w, h);
+    };
+    if (!heat) ctx.fillStyle = '#f2f2f2';
+    for (let c = 0; c < k * k * 4; c++) {
+      if (heat) ctx.fillStyle = HEAT_TABLE[Math.round(Math.min(Math.max(heat[c], 0), 1) * HEAT_LEVELS)];
+      const [x, y, dx, dy, len] = this.lanePath((c / 4) | 0, c % 4, mid);
+      if (dy === 0) fill(Math.min(x, x + dx * len), y - bandWidth / 2, len, bandWidth);
+      else fill(x - bandWidth / 2, Math.min(y, y + dy * len), bandWidth, len);
+    }
+  }
+
+  // The picture's still parts, over the bands and under the worms: the axes, each band's thin
+  // edge on the side of the node's centre line, the wrap-around arrows, failed links and nodes,
+  // the node squares (selected, hovered, a broadcast's source) and their coordinates. Redrawn
+  // into an offscreen canvas only when one of them changes, so that a frame copies them
+  // instead of stroking and filling every one again.
+  staticLayer(state, following) {
+    const key = [this.canvas.width, this.scale, this.k, this.vcs, this.lane, state.hover, state.selected, state.treeSource,
+      following, state.coordinates, (state.failedChannels || []).join(' '), (state.failedNodes || []).join(' ')].join('|');
+    if (this.layer && this.layerKey === key) return this.layer;
+    if (!this.layer) this.layer = document.createElement('canvas');
+    const layer = this.layer;
+    layer.width = this.canvas.width;
+    layer.height = this.canvas.height;
+    const ctx = layer.getContext('2d');
+    const onScreen = this.ctx;
+    this.ctx = ctx;
+    try {
+      this.drawStatic(state, following);
+    } finally {
+      this.ctx = onScreen;
+    }
+    this.layerKey = key;
+    return layer;
+  }
+
+  drawStatic(state, following) {
+    const { k, ctx } = this;
+    ctx.setTransform(this.scale, 0, 0, this.scale, 0, 0);
+    this.drawAxes(state.hover);
+    ctx.translate(this.margin, 0);
+    ctx.beginPath();
+    ctx.rect(0, 0, this.size, this.size);
+    ctx.clip();
     ctx.lineCap = 'butt';
     ctx.globalAlpha = following ? 0.35 : 1;
-    for (let c = 0; c < channels; c++) {
-      const node = (c / 4) | 0;
-      const port = c % 4;
-      ctx.strokeStyle = state.showHeat ? heatColour(state.heat[c]) : '#f2f2f2';
-      ctx.lineWidth = bandWidth;
-      ctx.beginPath();
-      this.strokeLane(node, port, mid, 0, 1);
-      ctx.stroke();
-      ctx.strokeStyle = '#b8b8b8';
-      ctx.lineWidth = 0.6;
-      ctx.beginPath();
-      this.strokeLane(node, port, -0.5, 0, 1);
-      ctx.stroke();
-    }
+    ctx.strokeStyle = '#b8b8b8';
+    ctx.lineWidth = 0.6;
+    ctx.beginPath();
+    for (let c = 0; c < k * k * 4; c++) this.strokeLane((c / 4) | 0, c % 4, -0.5, 0, 1);
+    ctx.stroke();
     ctx.globalAlpha = 1;
     this.drawWrapArrows();
     if (state.failedChannels && state.failedChannels.length) this.drawFaults(state.failedChannels);
@@ -443,21 +517,6 @@ export class TorusView {
       if (failed) this.cross(cx, cy, this.half * 0.8, INK, 2.5);
     }
     if (state.coordinates) this.drawCoordinates(state.selected);
-    if (state.queues && state.queues.length) this.drawSharedQueues(state.queues, following ? state.followed : FREE);
-
-    if (following) this.drawTrail(state.trail);
-    if (state.deadlock) this.drawDeadlock(state.deadlock, state.showLanes);
-    if (state.tree) this.drawTree(state.tree);
-
-    const worms = this.worms(state);
-    this.drawn = worms;
-    for (const w of worms) if (!following || w.id !== state.followed) this.drawWorm(w, state, following ? 0.25 : 1);
-    for (const w of worms) if (following && w.id === state.followed) this.drawWorm(w, state, 1, true);
-    if (state.acks && state.acks.length) this.drawAcknowledgements(worms, state.acks, state.scout, following ? state.followed : FREE);
-    if (state.backtracks) this.drawBacktracks(state.backtracks);
-    if (state.deflections) this.drawDeflections(state.deflections);
-    if (state.stuck && state.stuck.length) this.drawStuck(state.stuck, worms, state.showLanes);
-    ctx.restore();
   }
 
   // The node numbers along the bottom (x) and left (y) edges, the hovered node's in bold.
@@ -714,25 +773,27 @@ export class TorusView {
     ctx.strokeStyle = 'rgba(17,17,17,0.55)';
     ctx.lineWidth = 0.6;
     const r = Math.min(width * 0.3, slot * 0.32);
+    if (r < 0.9) {
+      ctx.strokeStyle = 'rgba(255,255,255,0.8)';
+      ctx.lineWidth = Math.max(1, width * 0.3);
+    }
+    // The ticks never overlap (each within its own slot): one path, filled and outlined once.
+    ctx.beginPath();
     for (const l of w.chain) {
       if (l.last < 0) continue;
       const e = w.ends.get(l.vc);
       if (r < 0.9) {
-        ctx.strokeStyle = 'rgba(255,255,255,0.8)';
-        ctx.lineWidth = Math.max(1, width * 0.3);
-        ctx.beginPath();
         path.trace(ctx, e.end - (l.last + 1) * slot, e.end - l.first * slot, ox, oy);
-        ctx.stroke();
         continue;
       }
       for (let j = l.first; j <= l.last; j++) {
         const p = path.at(e.end - (j + 0.5) * slot);
-        ctx.beginPath();
+        ctx.moveTo(p.x + ox + r, p.y + oy);
         ctx.arc(p.x + ox, p.y + oy, r, 0, 2 * Math.PI);
-        ctx.fill();
-        ctx.stroke();
       }
     }
+    if (r >= 0.9) ctx.fill();
+    ctx.stroke();
     if (w.sourceFlits > 0 && w.from === 0) {
       // Flits still at the source: a count beside the source node's centre.
       const p = path.at(0);

@@ -140,6 +140,8 @@ export class FastMode {
     this.session = 0;
     this.active = false;
     this.frame = null;
+    this.lockstep = false;
+    this.arrived = [];
     this.stopping = null;
     // A failed session ends at once; the page keeps the simulation it handed over.
     const fail = (error) => {
@@ -157,7 +159,8 @@ export class FastMode {
       const m = e.data;
       if (m.session !== this.session) return;
       if (m.op === 'fast-frame') {
-        this.frame = m;
+        if (this.lockstep) this.arrived.push(m);
+        else this.frame = m;
         onFrame(m);
       } else if (m.op === 'fast-state') {
         this.stopping.resolve(m.state);
@@ -168,24 +171,48 @@ export class FastMode {
   }
 
   // Hands over a simulation's saved state and starts running it; `draws` says which of the
-  // optional drawing data its frames carry (chaos's shared queues, scouting's probes).
-  start(state, draws = {}) {
+  // optional drawing data its frames carry (chaos's shared queues, scouting's probes). In
+  // lockstep the simulation runs only up to the cycles granted by `until`, and a frame arrived
+  // there is drawn once `show` picks it (when the other simulation has reached the same cycle).
+  start(state, draws = {}, lockstep = false) {
     this.session++;
     this.active = true;
     this.frame = null;
-    this.worker.postMessage({ op: 'fast-start', session: this.session, state, chaos: !!draws.chaos, scouting: !!draws.scouting }, [state.buffer]);
+    this.lockstep = lockstep;
+    this.arrived = [];
+    this.worker.postMessage({ op: 'fast-start', session: this.session, state, chaos: !!draws.chaos, scouting: !!draws.scouting, lockstep }, [state.buffer]);
   }
 
-  // Stops the session; resolves with its state at the cycle it reached.
-  stop() {
+  // Lockstep: a further cycle to run to.
+  until(cycle) {
+    if (this.active) this.worker.postMessage({ op: 'fast-until', session: this.session, cycle });
+  }
+
+  // Lockstep: the cycles of the frames arrived and not yet shown.
+  arrivedCycles() {
+    return this.arrived.map((f) => f.cycle);
+  }
+
+  // Lockstep: the frame arrived at `cycle` becomes the one drawn; those before it are dropped.
+  show(cycle) {
+    const i = this.arrived.findIndex((f) => f.cycle === cycle);
+    if (i < 0) return;
+    this.frame = this.arrived[i];
+    this.arrived.splice(0, i + 1);
+  }
+
+  // Stops the session; resolves with its state at the cycle it reached, or in lockstep at
+  // cycle `until` (at most the furthest granted).
+  stop(until = null) {
     if (!this.active) return Promise.resolve(null);
     this.active = false;
     const session = this.session;
     const done = new Promise((resolve, reject) => { this.stopping = { resolve, reject }; });
-    this.worker.postMessage({ op: 'fast-stop', session });
+    this.worker.postMessage({ op: 'fast-stop', session, until });
     return done.finally(() => {
       this.stopping = null;
       this.frame = null;
+      this.arrived = [];
     });
   }
 
@@ -196,5 +223,6 @@ export class FastMode {
     this.worker.postMessage({ op: 'fast-stop', session: this.session, discard: true });
     this.session++;
     this.frame = null;
+    this.arrived = [];
   }
 }

@@ -15,7 +15,10 @@ const OPS = {
 
 // Fast mode: the page's simulation, handed over as saved state, runs here as fast as it can;
 // every FRAME_MS a frame (the VC arrays the page draws, the live statistics) is posted back,
-// and on `fast-stop` the state goes back to the page.
+// and on `fast-stop` the state goes back to the page. In lockstep (compare mode, a worker per
+// simulation) the page grants cycles to reach (`fast-until`): the simulation stops at each,
+// posts its frame there, and goes on to the next granted one, or waits for it; so that the
+// page shows the two simulations at the same cycle.
 const FRAME_MS = 50;
 const CHUNK_MS = 2;
 let fast = null;
@@ -28,14 +31,27 @@ function fastSlice() {
   const e = session.explorer;
   const start = performance.now();
   for (let t = start; t - start < FRAME_MS;) {
-    e.step(session.chunk);
+    if (session.lockstep) {
+      if (!session.targets.length) {
+        session.waiting = true;
+        return;
+      }
+      const left = session.targets[0] - e.cycle();
+      if (left > 0) e.step(Math.min(session.chunk, left));
+      if (e.cycle() >= session.targets[0]) {
+        session.targets.shift();
+        postFrame(session);
+      }
+    } else {
+      e.step(session.chunk);
+    }
     const now = performance.now();
     session.chunk = Math.min(Math.max(Math.round((session.chunk * CHUNK_MS) / Math.max(now - t, 0.05)), 1), 1 << 14);
     t = now;
   }
-  postFrame(session);
+  if (!session.lockstep) postFrame(session);
   // Through a message, not setTimeout, which browsers delay by 4 ms once nested: the page's
-  // messages (fast-stop) are handled between slices.
+  // messages (fast-stop, fast-until) are handled between slices.
   yieldChannel.port2.postMessage(0);
 }
 
@@ -67,19 +83,36 @@ function postFrame(session) {
 
 function fastStart(m) {
   fastStop({});
-  fast = { id: m.session, explorer: Explorer.restore(new Uint8Array(m.state)), chunk: 16, chaos: !!m.chaos, scouting: !!m.scouting };
+  fast = {
+    id: m.session, explorer: Explorer.restore(new Uint8Array(m.state)), chunk: 16, chaos: !!m.chaos, scouting: !!m.scouting,
+    lockstep: !!m.lockstep, targets: [], waiting: false,
+  };
   postFrame(fast);
   yieldChannel.port2.postMessage(0);
 }
 
+// A further cycle for a lockstep session to reach (the page grants them in increasing order).
+function fastUntil(m) {
+  const session = fast;
+  if (!session || session.id !== m.session) return;
+  session.targets.push(m.cycle);
+  if (session.waiting) {
+    session.waiting = false;
+    yieldChannel.port2.postMessage(0);
+  }
+}
+
 // Ends the running session, if any; its state goes back to the page if the page asked for
-// this session's (and not when it dropped the session).
+// this session's (and not when it dropped the session), in lockstep first run on to the cycle
+// the page names (the furthest granted to both, so that both come back at the same cycle).
 function fastStop(m) {
   const session = fast;
   fast = null;
   if (!session) return;
   if (session.id === m.session && !m.discard) {
-    const state = session.explorer.save_state();
+    const e = session.explorer;
+    if (m.until != null && e.cycle() < m.until) e.step(m.until - e.cycle());
+    const state = e.save_state();
     self.postMessage({ op: 'fast-state', session: session.id, state }, [state.buffer]);
   }
   session.explorer.free();
@@ -93,9 +126,10 @@ self.onmessage = async (e) => {
     return;
   }
   await ready;
-  if (m.op === 'fast-start' || m.op === 'fast-stop') {
+  if (m.op === 'fast-start' || m.op === 'fast-stop' || m.op === 'fast-until') {
     try {
       if (m.op === 'fast-start') fastStart(m);
+      else if (m.op === 'fast-until') fastUntil(m);
       else fastStop(m);
     } catch (err) {
       fast = null;
