@@ -727,6 +727,9 @@ impl Routes {
         let g = &self.graph;
         state.clear();
         state.extend_from_slice(&g.entry);
+        // Local slices: the sweep then keeps their bases in registers.
+        let (decisions, edge, follower) = (&mut f.decision[..], &mut f.edge[..], &mut f.follower[..]);
+        let (next, slot) = (&g.next[..], &g.follower_slot[..]);
         for x in 0..state.len() {
             let flow = state[x];
             if flow == 0.0 {
@@ -734,16 +737,16 @@ impl Routes {
             }
             let decision = g.decision[x] as usize;
             let d = self.decisions[decision];
-            f.decision[decision] += flow;
+            decisions[decision] += flow;
+            let first = d.first as usize;
+            let start = g.next_start[x] as usize;
             for i in 0..d.len as usize {
-                let e = d.first as usize + i;
-                let taken = flow * split[e];
-                f.edge[e] += taken;
-                let k = g.next_start[x] as usize + i;
-                let y = g.next[k];
+                let taken = flow * split[first + i];
+                edge[first + i] += taken;
+                let y = next[start + i];
                 if y != NONE {
                     state[y as usize] += taken;
-                    f.follower[g.follower_slot[k] as usize] += taken;
+                    follower[slot[start + i] as usize] += taken;
                 }
             }
         }

@@ -262,6 +262,21 @@ impl Solution {
     }
 }
 
+/// What a decision of an oblivious route keeps from round to round at one rate: its one
+/// option's resource, the share of that resource's traffic from other inputs, their
+/// contention, and the share of its input's traffic that goes the same way (NaN when the input
+/// carries none).
+#[derive(Clone, Copy, Debug)]
+struct FixedDecision {
+    resource: u32,
+    input: u32,
+    ejects: bool,
+    vcs: f64,
+    share: f64,
+    others: f64,
+    same_way: f64,
+}
+
 /// Scratch state of the rounds at one rate.
 struct Round {
     /// Whether some resource is at or past saturation this round. Oblivious routes then have no
@@ -277,6 +292,8 @@ struct Round {
     state_flow: Vec<f64>,
     /// Whether the terms of [`Round::flow_terms`] are computed (for oblivious routes, once).
     flow_terms_ready: bool,
+    /// Per decision of an oblivious route: its terms that stay fixed at this rate.
+    fixed: Vec<FixedDecision>,
     /// Per resource: P_V, the residual hold per VC (the ejection wait for an ejection port), and
     /// Σ_i λ_i (1 − λ_i/λ_c) over its inputs.
     all_busy: Vec<f64>,
@@ -316,6 +333,7 @@ impl Round {
             split_started: false,
             state_flow: Vec::new(),
             flow_terms_ready: false,
+            fixed: Vec::new(),
             all_busy: vec![0.0; resources],
             residual: vec![0.0; resources],
             contention: vec![0.0; resources],
@@ -379,8 +397,12 @@ impl Round {
             self.update_split(p);
             r.flows_into(&self.split, &mut self.flows, &mut self.state_flow);
         }
-        for d in 0..r.decisions.len() {
-            self.decide(p, rate, hold, d);
+        if r.adaptive {
+            for d in 0..r.decisions.len() {
+                self.decide(p, rate, hold, d);
+            }
+        } else {
+            self.decide_fixed(p, hold);
         }
         self.delays_ahead(p);
         self.new_hold(p, rate, new_hold)
@@ -416,6 +438,19 @@ impl Round {
                 let e = decision.first as usize;
                 let ejects = matches!(r.resources[r.options[e].resource as usize].kind, ResourceKind::Ejection(_));
                 self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, d, e) };
+                let b = r.options[e].resource as usize;
+                let from = self.flows.transition[r.option_transition[e] as usize];
+                let share = other_inputs_share(from, self.flows.resource[b]);
+                let input = decision.input as usize;
+                self.fixed.push(FixedDecision {
+                    resource: b as u32,
+                    input: decision.input,
+                    ejects,
+                    vcs: r.resources[b].vcs as f64,
+                    share,
+                    others: (self.contention[b] - rate * from * share).max(0.0),
+                    same_way: if self.flows.resource[input] > 0.0 { from / self.flows.resource[input] } else { f64::NAN },
+                });
             }
         }
         self.flow_terms_ready = true;
@@ -527,6 +562,33 @@ impl Round {
                 _ if total > 0.0 => self.followed[i] / total,
                 _ => 0.0,
             };
+        }
+    }
+
+    /// [`Round::decide`] for every decision of an oblivious route, from the terms its fixed
+    /// flows give (the same arithmetic, without recomputing them).
+    fn decide_fixed(&mut self, p: &Prepared, hold: &[f64]) {
+        let len = p.len;
+        let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
+        let decisions = self.fixed.iter().zip(&self.channel_wait).zip(
+            self.block.iter_mut().zip(self.vc_wait.iter_mut()).zip(self.ejection_wait.iter_mut().zip(self.delay.iter_mut())),
+        );
+        for ((f, &channel), ((block, vc_wait_d), (ejection_d, delay_d))) in decisions {
+            let b = f.resource as usize;
+            let (blocked, waits, ejection) = if f.ejects {
+                (0.0, 0.0, residual[b] * f.share)
+            } else {
+                (all_busy[b] * f.share, vc_wait(hold[b], len, f.vcs, f.others).min(OVERLOADED_WAIT), 0.0)
+            };
+            let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
+            let mut delay = ejection + blocked * vc_wait + channel;
+            if ejection == 0.0 && !f.same_way.is_nan() {
+                delay += behind_own_input(followed[f.input as usize], f.same_way, hold[b], len);
+            }
+            *block = blocked;
+            *vc_wait_d = vc_wait;
+            *ejection_d = ejection;
+            *delay_d = delay;
         }
     }
 
