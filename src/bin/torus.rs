@@ -33,7 +33,8 @@ const USAGE: &str = "usage:
                                          simulator speed on fixed scenarios (--scaling: cost
                                          against network size and load, --svg: its two curves
                                          as DIR/scaling-*.svg; --scenario: that one; --models:
-                                         a 100-point curve of each analytical model)
+                                         a 100-point curve of each analytical model, or of
+                                         --scenario's)
   torus validate [--quick] [--channel-queue] [--out DIR]
                                          model against simulation for every paper's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
