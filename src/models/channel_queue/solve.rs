@@ -469,12 +469,15 @@ impl Round {
         after.iter_mut().for_each(|a| *a = 0.0);
         for _ in 0..p.window {
             if r.adaptive {
+                // A decision's options follow the previous decision's.
+                let mut first = 0;
                 for ((g, &d), decision) in ahead.iter_mut().zip(delay).zip(&r.decisions) {
-                    let options = decision.first as usize..(decision.first + decision.len) as usize;
+                    let end = first + decision.len as usize;
                     let mut sum = d;
-                    for (split, after) in split[options.clone()].iter().zip(&after[options]) {
+                    for (split, after) in split[first..end].iter().zip(&after[first..end]) {
                         sum += split * after;
                     }
+                    first = end;
                     *g = sum;
                 }
             } else {
@@ -483,15 +486,18 @@ impl Round {
                     *g = d + split * after;
                 }
             }
-            for (e, (next, &flow)) in next_after.iter_mut().zip(edge).enumerate() {
+            // Edge e's followers run from where edge e − 1's ended to follower_start[e + 1].
+            let mut first = 0;
+            for ((next, &flow), &end) in next_after.iter_mut().zip(edge).zip(&follower_start[1..]) {
+                let end = end as usize;
                 let mut a = 0.0;
                 if flow > 0.0 {
-                    let k = follower_start[e] as usize..follower_start[e + 1] as usize;
-                    for (f, &d) in follower[k.clone()].iter().zip(&followers[k]) {
+                    for (f, &d) in follower[first..end].iter().zip(&followers[first..end]) {
                         a += f * ahead[d as usize];
                     }
                     a /= flow;
                 }
+                first = end;
                 *next = a;
             }
             std::mem::swap(&mut after, &mut next_after);
