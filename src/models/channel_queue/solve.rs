@@ -598,7 +598,7 @@ impl Round {
         }
     }
 
-    /// The delay of decision `d` at the current flows and hold times.
+    /// The delay of decision `d` of an adaptive route at the current flows and hold times.
     fn decide(&mut self, p: &Prepared, rate: f64, hold: &[f64], d: usize) {
         let r = &p.routes;
         let len = p.len;
@@ -619,12 +619,7 @@ impl Round {
             blocked *= self.all_busy[b] * share;
             let others = (self.contention[b] - rate * from * share).max(0.0);
             waits += vc_wait(hold[b], len, r.resources[b].vcs as f64, others).min(OVERLOADED_WAIT);
-            if r.adaptive {
-                channel += self.split[e] * self.channel_slots(p, rate, hold, d, e);
-            }
-        }
-        if !r.adaptive {
-            channel = self.channel_wait[d];
+            channel += self.split[e] * self.channel_slots(p, rate, hold, d, e);
         }
         let m = decision.len as f64;
         let vc_wait = if blocked > 0.0 { waits / (m * m) } else { 0.0 };
