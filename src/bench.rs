@@ -128,6 +128,7 @@ pub const CHANNEL_QUEUE_BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=minad&traffic=uniform&len=16",
     "k=8&routing=dor&traffic=transpose&len=16",
     "k=8&routing=romm&traffic=permutation&len=16",
+    "k=8&routing=val&traffic=permutation&len=16",
     "k=8&routing=minad&traffic=hotspot&len=16",
 ];
 

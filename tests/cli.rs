@@ -135,6 +135,17 @@ fn bench_models_times_a_curve_of_every_model() {
 }
 
 #[test]
+fn bench_models_with_a_scenario_times_that_scenario_s_model_only() {
+    let (code, out, err) = torus(&["bench", "--models", "--json", "--scenario", "k=4&routing=dor&traffic=tornado"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert_eq!(rows[0]["model"], "channel-queue");
+    assert!(rows[0]["scenario"].as_str().unwrap().starts_with("k=4&n=2&routing=dor&"), "{out}");
+    assert!(rows[0]["curve_ms"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
 fn experiment_writes_csv_and_markdown() {
     let dir = std::env::temp_dir().join(format!("torus-experiment-{}", std::process::id()));
     let (code, _, err) = torus(&["experiment", "histograms", "--quick", "--routings", "dor", "--out", dir.to_str().unwrap()]);

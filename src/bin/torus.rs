@@ -33,7 +33,8 @@ const USAGE: &str = "usage:
                                          simulator speed on fixed scenarios (--scaling: cost
                                          against network size and load, --svg: its two curves
                                          as DIR/scaling-*.svg; --scenario: that one; --models:
-                                         a 100-point curve of each analytical model)
+                                         a 100-point curve of each analytical model, or of
+                                         --scenario's)
   torus validate [--quick] [--channel-queue] [--out DIR]
                                          model against simulation for every paper's set-up;
                                          writes DIR/validation.md and DIR/validation/*.svg
@@ -126,7 +127,7 @@ torus run --batch [--part I/N] [--threads N]
   --json        one JSON object per scenario
   --cycles N    cycles to time (default 200000)
   --scaling     cost against network size and load; --svg DIR plots its two curves
-  --scenario S  time this scenario only
+  --scenario S  time this scenario only (with --models, its model only)
   --models      time a 100-point curve of each analytical model instead",
         "validate" => "torus validate [--quick] [--channel-queue] [--out DIR] [--threads N] [--plan | --collect FILE...]
   Every paper's model against the simulator on the paper's set-ups: DIR/validation.md and
@@ -438,10 +439,11 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         "bench" => {
             no_positional(args, &["--json", "--cycles=", "--scaling", "--scenario=", "--svg=", "--models"])?;
             if args.iter().any(|a| a == "--models") {
-                if let Some(other) = args.iter().find(|a| ["--cycles", "--scaling", "--scenario", "--svg"].contains(&a.as_str())) {
+                if let Some(other) = args.iter().find(|a| ["--cycles", "--scaling", "--svg"].contains(&a.as_str())) {
                     return Err(Fail(format!("--models times the analytical models only; it does not take {other}")));
                 }
-                return bench_models(args.iter().any(|a| a == "--json"));
+                let only = option(args, "--scenario")?.map(Scenario::parse).transpose()?;
+                return bench_models(only, args.iter().any(|a| a == "--json"));
             }
             let cycles = match option(args, "--cycles")? {
                 Some(v) => v.parse::<u64>().ok().filter(|&c| c >= 10).ok_or_else(|| Fail(format!("--cycles must be an integer >= 10, got `{v}`")))?,
@@ -510,10 +512,11 @@ fn unknown_command(name: &str) -> Fail {
     Fail(format!("unknown command `{name}`; commands: {}; see `torus help`", COMMANDS.join(", ")))
 }
 
-/// `torus bench --models`: the time of a 100-point curve of each analytical model.
-fn bench_models(as_json: bool) -> Result<(), Fail> {
+/// `torus bench --models [--scenario S]`: the time of a 100-point curve of each analytical
+/// model (of S's only).
+fn bench_models(only: Option<Scenario>, as_json: bool) -> Result<(), Fail> {
     let mut slowest: Option<bench::ModelBenchResult> = None;
-    for s in bench::model_bench_scenarios() {
+    for s in only.map_or_else(bench::model_bench_scenarios, |s| vec![s]) {
         let r = bench::bench_model(&s).map_err(Fail)?;
         if as_json {
             out!("{}", json(&r));

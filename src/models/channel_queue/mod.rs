@@ -226,7 +226,8 @@ impl Model {
         let used: Vec<usize> = (0..p.channel_resources.len())
             .filter(|&c| p.channel_resources[c].iter().any(|&i| solution.flows.resource[i as usize] > 0.0))
             .collect();
-        let degrees: Vec<f64> = used.iter().map(|&c| degree(&solution.channel_occupancy[c])).collect();
+        let channel_occupancy = solution.channel_occupancy(p);
+        let degrees: Vec<f64> = used.iter().map(|&c| degree(&channel_occupancy[c])).collect();
         if !degrees.is_empty() {
             q.insert("V_bar_min".to_string(), degrees.iter().cloned().fold(f64::INFINITY, f64::min));
             q.insert("V_bar_max".to_string(), degrees.iter().cloned().fold(0.0, f64::max));
@@ -235,7 +236,7 @@ impl Model {
         // P_v and V̄ over every channel-cycle, as the simulator counts them.
         let channels = p.channel_resources.len() as f64;
         let mut busy = vec![0.0; 1];
-        for occupancy in &solution.channel_occupancy {
+        for occupancy in &channel_occupancy {
             if busy.len() < occupancy.len() {
                 busy.resize(occupancy.len(), 0.0);
             }

@@ -692,7 +692,7 @@ impl Routes {
         let first_option: Vec<f64> =
             routes.decisions.iter().flat_map(|d| (0..d.len).map(|i| if i == 0 { 1.0 } else { 0.0 })).collect();
         let mut f = routes.zero_flows();
-        routes.flows_into(&first_option, &mut f);
+        routes.flows_into(&first_option, &mut f, &mut Vec::new());
         routes.fixed = f;
         routes
     }
@@ -719,12 +719,17 @@ impl Routes {
 
     /// The flows of an adaptive algorithm when decision options are taken with probability
     /// `split` (per option; each decision's sum to 1), propagated through the state graph.
-    pub fn flows_into(&self, split: &[f64], f: &mut Flows) {
+    /// `state` is scratch, the flow reaching each state.
+    pub fn flows_into(&self, split: &[f64], f: &mut Flows, state: &mut Vec<f64>) {
         for v in [&mut f.decision, &mut f.edge, &mut f.follower] {
             v.iter_mut().for_each(|x| *x = 0.0);
         }
         let g = &self.graph;
-        let mut state = g.entry.clone();
+        state.clear();
+        state.extend_from_slice(&g.entry);
+        // Local slices: the sweep then keeps their bases in registers.
+        let (decisions, edge, follower) = (&mut f.decision[..], &mut f.edge[..], &mut f.follower[..]);
+        let (next, slot) = (&g.next[..], &g.follower_slot[..]);
         for x in 0..state.len() {
             let flow = state[x];
             if flow == 0.0 {
@@ -732,16 +737,16 @@ impl Routes {
             }
             let decision = g.decision[x] as usize;
             let d = self.decisions[decision];
-            f.decision[decision] += flow;
+            decisions[decision] += flow;
+            let first = d.first as usize;
+            let start = g.next_start[x] as usize;
             for i in 0..d.len as usize {
-                let e = d.first as usize + i;
-                let taken = flow * split[e];
-                f.edge[e] += taken;
-                let k = g.next_start[x] as usize + i;
-                let y = g.next[k];
+                let taken = flow * split[first + i];
+                edge[first + i] += taken;
+                let y = next[start + i];
                 if y != NONE {
                     state[y as usize] += taken;
-                    f.follower[g.follower_slot[k] as usize] += taken;
+                    follower[slot[start + i] as usize] += taken;
                 }
             }
         }

@@ -99,8 +99,6 @@ pub struct Solution {
     pub ejection_wait: Vec<f64>,
     /// Per node: the wait in its source queue.
     pub source_wait: Vec<f64>,
-    /// Per channel: its busy-VC distribution (P_v, v = 0..), the classes convolved.
-    pub channel_occupancy: Vec<Vec<f64>>,
     pub rounds: usize,
     pub mean_source_wait: f64,
     pub mean_delay: f64,
@@ -214,18 +212,19 @@ impl Prepared {
         if let Some(split) = &start.split {
             round.split.copy_from_slice(split);
             round.split_started = true;
-            self.routes.flows_into(split, &mut round.flows);
+            self.routes.flows_into(split, &mut round.flows, &mut round.state_flow);
         }
         if let Some(block) = &start.block {
             round.block.copy_from_slice(block);
         }
         let mut hold = start.hold.clone();
+        let mut next = vec![0.0; hold.len()];
         for rounds in 1..=MAX_ROUNDS {
-            let next = round.run(self, rate, &hold)?;
+            round.run(self, rate, &hold, &mut next)?;
             let converged = next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0));
-            hold = next;
+            std::mem::swap(&mut hold, &mut next);
             if converged {
-                round.run(self, rate, &hold)?;
+                round.run(self, rate, &hold, &mut next)?;
                 return (!round.overloaded).then(|| round.solution(self, rate, hold, rounds));
             }
         }
@@ -250,6 +249,32 @@ impl Solution {
         Start { hold: self.hold.clone(), split: self.split.clone(), block: Some(self.block.clone()) }
     }
 
+    /// Per channel: its busy-VC distribution (P_v, v = 0..), the classes convolved.
+    pub fn channel_occupancy(&self, p: &Prepared) -> Vec<Vec<f64>> {
+        p.channel_resources
+            .iter()
+            .map(|resources| {
+                resources.iter().fold(vec![1.0], |acc, &i| {
+                    convolve(&acc, &vc_occupancy(self.flows.resource[i as usize], self.hold[i as usize], p.routes.resources[i as usize].vcs as usize))
+                })
+            })
+            .collect()
+    }
+}
+
+/// What a decision of an oblivious route keeps from round to round at one rate: its one
+/// option's resource, the share of that resource's traffic from other inputs, their
+/// contention, and the share of its input's traffic that goes the same way (NaN when the input
+/// carries none).
+#[derive(Clone, Copy, Debug)]
+struct FixedDecision {
+    resource: u32,
+    input: u32,
+    ejects: bool,
+    vcs: f64,
+    share: f64,
+    others: f64,
+    same_way: f64,
 }
 
 /// Scratch state of the rounds at one rate.
@@ -263,6 +288,12 @@ struct Round {
     /// value, or adaptive routes oscillate between rounds near saturation.
     split_started: bool,
     flows: Flows,
+    /// Per state of the route graph: messages/cycle reaching it (scratch of the flows).
+    state_flow: Vec<f64>,
+    /// Whether the terms of [`Round::flow_terms`] are computed (for oblivious routes, once).
+    flow_terms_ready: bool,
+    /// Per decision of an oblivious route: its terms that stay fixed at this rate.
+    fixed: Vec<FixedDecision>,
     /// Per resource: P_V, the residual hold per VC (the ejection wait for an ejection port), and
     /// Σ_i λ_i (1 − λ_i/λ_c) over its inputs.
     all_busy: Vec<f64>,
@@ -300,6 +331,9 @@ impl Round {
             flows: r.fixed.clone(),
             split,
             split_started: false,
+            state_flow: Vec::new(),
+            flow_terms_ready: false,
+            fixed: Vec::new(),
             all_busy: vec![0.0; resources],
             residual: vec![0.0; resources],
             contention: vec![0.0; resources],
@@ -319,13 +353,12 @@ impl Round {
         }
     }
 
-    /// One round from hold times `hold`: the new hold times, or `None` when some resource is
-    /// at or past saturation.
-    fn run(&mut self, p: &Prepared, rate: f64, hold: &[f64]) -> Option<Vec<f64>> {
+    /// One round from hold times `hold`: the new hold times into `new_hold`, or `None` when
+    /// some resource is at or past saturation.
+    fn run(&mut self, p: &Prepared, rate: f64, hold: &[f64], new_hold: &mut [f64]) -> Option<()> {
         let r = &p.routes;
         let len = p.len;
         self.overloaded = false;
-        self.channel_flow.iter_mut().for_each(|x| *x = 0.0);
         for (i, res) in r.resources.iter().enumerate() {
             let lambda = rate * self.flows.resource[i];
             match res.kind {
@@ -347,11 +380,46 @@ impl Round {
                     self.residual[i] = vc_wait(hold[i], len, res.vcs as f64, 0.0);
                 }
             }
-            if p.resource_channel[i] != NONE {
-                self.channel_flow[p.resource_channel[i] as usize] += self.flows.resource[i];
+        }
+        // Oblivious flows do not move from round to round: what depends on them alone is
+        // computed once per rate.
+        if r.adaptive || !self.flow_terms_ready {
+            self.flow_terms(p, rate, hold)?;
+        }
+        self.follow_closely(p, rate, hold);
+        if r.adaptive {
+            for (c, resources) in p.channel_resources.iter().enumerate() {
+                self.channel_idle[c] = resources
+                    .iter()
+                    .map(|&i| occupancy_ends(rate * self.flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize).0)
+                    .product();
+            }
+            self.update_split(p);
+            r.flows_into(&self.split, &mut self.flows, &mut self.state_flow);
+        }
+        if r.adaptive {
+            for d in 0..r.decisions.len() {
+                self.decide(p, rate, hold, d);
+            }
+        } else {
+            self.decide_fixed(p, hold);
+        }
+        self.delays_ahead(p);
+        self.new_hold(p, rate, new_hold)
+    }
+
+    /// What depends on the flows and the rate only: per channel its flow (and whether it can
+    /// carry it), per resource the contention of its inputs, per (input, channel) pair its
+    /// flow; for oblivious routes also every decision's wait for its channel's flit slots.
+    fn flow_terms(&mut self, p: &Prepared, rate: f64, hold: &[f64]) -> Option<()> {
+        let r = &p.routes;
+        self.channel_flow.iter_mut().for_each(|x| *x = 0.0);
+        for (i, &c) in p.resource_channel.iter().enumerate() {
+            if c != NONE {
+                self.channel_flow[c as usize] += self.flows.resource[i];
             }
         }
-        if self.channel_flow.iter().any(|&f| rate * f * len >= 1.0) {
+        if self.channel_flow.iter().any(|&f| rate * f * p.len >= 1.0) {
             self.overload(r.adaptive)?;
         }
         self.contention.iter_mut().for_each(|x| *x = 0.0);
@@ -363,49 +431,90 @@ impl Round {
             }
             self.pair_flow[p.transition_pair[t] as usize] += self.flows.transition[t];
         }
-        self.follow_closely(p, rate, hold);
-        if r.adaptive {
-            for (c, resources) in p.channel_resources.iter().enumerate() {
-                self.channel_idle[c] = resources
-                    .iter()
-                    .map(|&i| occupancy_ends(rate * self.flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize).0)
-                    .product();
-            }
-            self.update_split(p);
-            r.flows_into(&self.split, &mut self.flows);
-        }
-        for d in 0..r.decisions.len() {
-            self.decide(p, rate, hold, d);
-        }
-        // Delays over the routers ahead, one more router per step: G_j per decision (its
-        // router and the j − 1 after it), A_j per edge (the j routers after it).
-        let window = p.window;
-        self.after.iter_mut().for_each(|a| *a = 0.0);
-        for _ in 0..window {
+        if !r.adaptive {
+            // One option per decision, taken with probability 1: no option passed over, so
+            // the wait for the flit slots depends on the flows alone.
             for (d, decision) in r.decisions.iter().enumerate() {
-                let mut g = self.delay[d];
-                for e in decision.first as usize..(decision.first + decision.len) as usize {
-                    g += self.split[e] * self.after[e];
-                }
-                self.ahead[d] = g;
+                let e = decision.first as usize;
+                let ejects = matches!(r.resources[r.options[e].resource as usize].kind, ResourceKind::Ejection(_));
+                self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, d, e) };
+                let b = r.options[e].resource as usize;
+                let from = self.flows.transition[r.option_transition[e] as usize];
+                let share = other_inputs_share(from, self.flows.resource[b]);
+                let input = decision.input as usize;
+                self.fixed.push(FixedDecision {
+                    resource: b as u32,
+                    input: decision.input,
+                    ejects,
+                    vcs: r.resources[b].vcs as f64,
+                    share,
+                    others: (self.contention[b] - rate * from * share).max(0.0),
+                    same_way: if self.flows.resource[input] > 0.0 { from / self.flows.resource[input] } else { f64::NAN },
+                });
             }
-            for e in 0..r.options.len() {
-                let flow = self.flows.edge[e];
+        }
+        self.flow_terms_ready = true;
+        Some(())
+    }
+
+    /// Delays over the routers ahead, one more router per step: G_j per decision (its router
+    /// and the j − 1 after it), A_j per edge (the j routers after it). Leaves G_w in `ahead`
+    /// and A_w in `after`.
+    fn delays_ahead(&mut self, p: &Prepared) {
+        let r = &p.routes;
+        // Local slices: the loops below then keep their bases in registers.
+        let (delay, split, edge, follower) = (&self.delay[..], &self.split[..], &self.flows.edge[..], &self.flows.follower[..]);
+        let (followers, follower_start) = (&r.followers[..], &r.follower_start[..]);
+        let (ahead, mut after, mut next_after) = (&mut self.ahead[..], &mut self.after[..], &mut self.next_after[..]);
+        after.iter_mut().for_each(|a| *a = 0.0);
+        for _ in 0..p.window {
+            if r.adaptive {
+                // A decision's options follow the previous decision's.
+                let mut first = 0;
+                for ((g, &d), decision) in ahead.iter_mut().zip(delay).zip(&r.decisions) {
+                    let end = first + decision.len as usize;
+                    let mut sum = d;
+                    for (split, after) in split[first..end].iter().zip(&after[first..end]) {
+                        sum += split * after;
+                    }
+                    first = end;
+                    *g = sum;
+                }
+            } else {
+                // One option per decision: edge d is decision d's, taken with probability 1.
+                for ((g, d), (split, after)) in ahead.iter_mut().zip(delay).zip(split.iter().zip(after.iter())) {
+                    *g = d + split * after;
+                }
+            }
+            // Edge e's followers run from where edge e − 1's ended to follower_start[e + 1].
+            let mut first = 0;
+            for ((next, &flow), &end) in next_after.iter_mut().zip(edge).zip(&follower_start[1..]) {
+                let end = end as usize;
                 let mut a = 0.0;
                 if flow > 0.0 {
-                    for k in r.followers_of(e) {
-                        a += self.flows.follower[k] * self.ahead[r.followers[k] as usize];
+                    for (f, &d) in follower[first..end].iter().zip(&followers[first..end]) {
+                        a += f * ahead[d as usize];
                     }
                     a /= flow;
                 }
-                self.next_after[e] = a;
+                first = end;
+                *next = a;
             }
+            std::mem::swap(&mut after, &mut next_after);
+        }
+        if p.window % 2 == 1 {
+            // `after` is the other buffer after an odd number of steps.
             std::mem::swap(&mut self.after, &mut self.next_after);
         }
-        // `ahead` holds G_w, `after` A_w.
-        let mut new_hold = vec![0.0; hold.len()];
+    }
+
+    /// The hold times the delays ahead give (§5), and the source queues' waits.
+    fn new_hold(&mut self, p: &Prepared, rate: f64, new_hold: &mut [f64]) -> Option<()> {
+        let r = &p.routes;
+        let len = p.len;
         for (i, res) in r.resources.iter().enumerate() {
             if !matches!(res.kind, ResourceKind::Network { .. }) {
+                new_hold[i] = 0.0;
                 continue;
             }
             let (mut total, mut flow) = (0.0, 0.0);
@@ -433,7 +542,7 @@ impl Round {
                 self.source_wait[node] = OVERLOADED_WAIT;
             }
         }
-        Some(new_hold)
+        Some(())
     }
 
     /// Notes that a resource is at or past saturation: `None` (no fixed point) unless the split
@@ -462,7 +571,34 @@ impl Round {
         }
     }
 
-    /// The delay of decision `d` at the current flows and hold times.
+    /// [`Round::decide`] for every decision of an oblivious route, from the terms its fixed
+    /// flows give (the same arithmetic, without recomputing them).
+    fn decide_fixed(&mut self, p: &Prepared, hold: &[f64]) {
+        let len = p.len;
+        let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
+        let decisions = self.fixed.iter().zip(&self.channel_wait).zip(
+            self.block.iter_mut().zip(self.vc_wait.iter_mut()).zip(self.ejection_wait.iter_mut().zip(self.delay.iter_mut())),
+        );
+        for ((f, &channel), ((block, vc_wait_d), (ejection_d, delay_d))) in decisions {
+            let b = f.resource as usize;
+            let (blocked, waits, ejection) = if f.ejects {
+                (0.0, 0.0, residual[b] * f.share)
+            } else {
+                (all_busy[b] * f.share, vc_wait(hold[b], len, f.vcs, f.others).min(OVERLOADED_WAIT), 0.0)
+            };
+            let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
+            let mut delay = ejection + blocked * vc_wait + channel;
+            if ejection == 0.0 && !f.same_way.is_nan() {
+                delay += behind_own_input(followed[f.input as usize], f.same_way, hold[b], len);
+            }
+            *block = blocked;
+            *vc_wait_d = vc_wait;
+            *ejection_d = ejection;
+            *delay_d = delay;
+        }
+    }
+
+    /// The delay of decision `d` of an adaptive route at the current flows and hold times.
     fn decide(&mut self, p: &Prepared, rate: f64, hold: &[f64], d: usize) {
         let r = &p.routes;
         let len = p.len;
@@ -607,8 +743,11 @@ impl Round {
                 reach *= none_free;
             }
             // Every option busy: the first to free, at rate 1/residual.
-            let rates: Vec<f64> = (0..n).map(|i| 1.0 / self.residual[r.options[first + i].resource as usize].max(1e-12)).collect();
-            let total: f64 = rates.iter().sum();
+            let mut rates = [0.0f64; MAX_CANDIDATES];
+            for (i, rate) in rates.iter_mut().enumerate().take(n) {
+                *rate = 1.0 / self.residual[r.options[first + i].resource as usize].max(1e-12);
+            }
+            let total: f64 = rates[..n].iter().sum();
             for i in 0..n {
                 let computed = taken[i] + reach * rates[i] / total;
                 let e = first + i;
@@ -618,40 +757,30 @@ impl Round {
         self.split_started = true;
     }
 
-    fn solution(&self, p: &Prepared, rate: f64, hold: Vec<f64>, rounds: usize) -> Solution {
+    fn solution(self, p: &Prepared, rate: f64, hold: Vec<f64>, rounds: usize) -> Solution {
         let r = &p.routes;
-        let mut flows = self.flows.clone();
+        let hops: f64 = self.flows.edge.iter().zip(&r.options).filter(|(_, o)| p.resource_channel[o.resource as usize] != NONE).map(|(f, _)| f).sum();
+        let mean_hops = hops / p.nodes as f64;
+        let mut flows = self.flows;
         for v in [&mut flows.decision, &mut flows.edge, &mut flows.follower, &mut flows.resource, &mut flows.transition] {
             v.iter_mut().for_each(|x| *x *= rate);
         }
-        let channel_occupancy: Vec<Vec<f64>> = p
-            .channel_resources
-            .iter()
-            .map(|resources| {
-                resources.iter().fold(vec![1.0], |acc, &i| {
-                    convolve(&acc, &vc_occupancy(flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize))
-                })
-            })
-            .collect();
         let nodes = p.nodes as f64;
         let messages = rate * nodes;
         let mean_source_wait = self.source_wait.iter().sum::<f64>() / nodes;
         let mean_delay = if messages > 0.0 { flows.decision.iter().zip(&self.delay).map(|(f, d)| f * d).sum::<f64>() / messages } else { 0.0 };
-        let hops: f64 = self.flows.edge.iter().zip(&r.options).filter(|(_, o)| p.resource_channel[o.resource as usize] != NONE).map(|(f, _)| f).sum();
-        let mean_hops = hops / nodes;
         Solution {
             rate,
             latency: mean_source_wait + mean_delay + p.len + mean_hops * (1.0 + p.hop_delay),
             hold,
-            split: r.adaptive.then(|| self.split.clone()),
+            split: r.adaptive.then_some(self.split),
             flows,
-            block: self.block.clone(),
-            vc_wait: self.vc_wait.clone(),
-            delay: self.delay.clone(),
-            channel_wait: self.channel_wait.clone(),
-            ejection_wait: self.ejection_wait.clone(),
-            source_wait: self.source_wait.clone(),
-            channel_occupancy,
+            block: self.block,
+            vc_wait: self.vc_wait,
+            delay: self.delay,
+            channel_wait: self.channel_wait,
+            ejection_wait: self.ejection_wait,
+            source_wait: self.source_wait,
             rounds,
             mean_source_wait,
             mean_delay,
