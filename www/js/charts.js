@@ -6,7 +6,7 @@
 // Loads and throughputs are in flits/node/cycle throughout (units.js), the fraction of
 // capacity on a second axis where it helps.
 import uPlot from '../vendor/uPlot.esm.js';
-import { el, download } from './dom.js';
+import { el, download, wrapScenario } from './dom.js';
 import { FLITS } from './units.js';
 
 const INK = '#222222';
@@ -530,16 +530,7 @@ class Chart {
     }
     // The scenario, broken at its '&'s to the width.
     measure.font = small;
-    const lines = [];
-    let line = 'scenario: ';
-    for (const part of this.owner.scenarioText().split('&')) {
-      const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
-      if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
-        lines.push(`${line}&`);
-        line = part;
-      } else line = next;
-    }
-    lines.push(line);
+    const lines = wrapScenario(measure, 'scenario: ', this.owner.scenarioText(), width - 2 * pad);
     const lineH = Math.round(16 * r);
     const height = pad + Math.round(22 * r) + src.height + pad / 2 + legendRows.length * lineH + pad / 2 + lines.length * Math.round(14 * r) + pad;
     const out = document.createElement('canvas');

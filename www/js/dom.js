@@ -17,3 +17,19 @@ export function download(blob, filename) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
+
+// A scenario string for a PNG's caption: `prefix` then its key=value pairs, broken after an `&`
+// wherever a line would be wider than `width` in `measure`'s current font (a canvas context).
+export function wrapScenario(measure, prefix, scenario, width) {
+  const lines = [];
+  let line = prefix;
+  for (const part of scenario.split('&')) {
+    const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
+    if (measure.measureText(next).width > width && !line.endsWith(': ')) {
+      lines.push(`${line}&`);
+      line = part;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -9,7 +9,7 @@ import { Charts, PIN_COLOURS } from './charts.js';
 import { PRESETS, DEFAULT_SCENARIO, PAPERS, OWN_MODEL, modelCite, DEFAULT_SPEED, DEFAULT_VIEW, claimWords } from './presets.js';
 import { Sweep } from './sweep.js';
 import { MAX_PINS, parseLink, pinScenario, differences, pinValue, writeLink } from './link.js';
-import { el, download } from './dom.js';
+import { el, download, wrapScenario } from './dom.js';
 import { FLITS, MESSAGES, flitLoad, flitsPerMessage, messageRate, loadText, capacityText, percentText, flitsText } from './units.js';
 import { CONTROLS, choiceLabel, shortLabel, GLOSSARY, delaysApply } from './words.js';
 import { Companion, differenceWords, COMPARE_COLOUR, FIRST_COLOUR } from './compare.js';
@@ -2057,15 +2057,7 @@ class App {
     const scenarioLines = [];
     measure.font = small;
     for (const t of tori) {
-      let line = comparing ? `${t.label}: ` : 'scenario: ';
-      for (const part of t.scenario.split('&')) {
-        const next = line.endsWith(': ') ? `${line}${part}` : `${line}&${part}`;
-        if (measure.measureText(next).width > width - 2 * pad && !line.endsWith(': ')) {
-          scenarioLines.push(`${line}&`);
-          line = part;
-        } else line = next;
-      }
-      scenarioLines.push(line);
+      scenarioLines.push(...wrapScenario(measure, comparing ? `${t.label}: ` : 'scenario: ', t.scenario, width - 2 * pad));
     }
     // The title, broken between its parts where it is wider than the picture (squeezed into
     // one line it reads as condensed type).
