@@ -218,12 +218,7 @@ impl Generator {
             0 => "fixed".into(),
             1 => "geometric".into(),
             2 => format!("uniform:{}", self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64)),
-            _ => {
-                let separator = self.pick(&["-", "-", "-", "", "--", ":", "%2D"]);
-                let lo = self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64);
-                let hi = self.integer(limits::LEN.0 as u64, limits::LEN.1 as u64);
-                format!("{}{lo}{separator}{hi}", self.pick(&["uniform:", "uniform:", "uniform", "Uniform:", ""]))
-            }
+            _ => self.range(&["uniform:", "uniform:", "uniform", "Uniform:", ""], limits::LEN.0 as u64, limits::LEN.1 as u64),
         }
     }
 
@@ -232,13 +227,16 @@ impl Generator {
         match self.below(5) {
             0 => self.name(vec!["poisson", "bernoulli"]),
             1 => format!("onoff:{}", self.integer(limits::BURST.0 as u64, limits::BURST.1 as u64)),
-            _ => {
-                let separator = self.pick(&["-", "-", "-", "", "--", ":", "%2D"]);
-                let on = self.integer(limits::BURST.0 as u64, limits::BURST.1 as u64);
-                let off = self.integer(limits::BURST.0 as u64, limits::BURST.1 as u64);
-                format!("{}{on}{separator}{off}", self.pick(&["onoff:", "onoff:", "onoff", "OnOff:", ""]))
-            }
+            _ => self.range(&["onoff:", "onoff:", "onoff", "OnOff:", ""], limits::BURST.0 as u64, limits::BURST.1 as u64),
         }
+    }
+
+    /// `NAME:A-B` with a name from `names` (misspelt or missing among them), two integers near
+    /// `lo..=hi` and a separator that is sometimes wrong.
+    fn range(&mut self, names: &[&'static str], lo: u64, hi: u64) -> String {
+        let separator = self.pick(&["-", "-", "-", "", "--", ":", "%2D"]);
+        let (a, b) = (self.integer(lo, hi), self.integer(lo, hi));
+        format!("{}{a}{separator}{b}", self.pick(names))
     }
 
     /// Mostly small values and range edges; sometimes absurd or malformed numbers.
