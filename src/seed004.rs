@@ -17,16 +17,12 @@
 //! The router is the organisation that reproduces the paper's throughputs, [`ROUTER`]
 //! (`damq+speedup2+wide`; CHAOS keeps its own router); the `router` experiment
 //! ([`router_experiment`]) measures every organisation on the same set-up and says why.
-//!
-//! Algorithms the simulator does not run yet are listed as such (see [`Roster`]) instead of
-//! failing the whole experiment: their bounds are still shown.
 
 use crate::experiment::jobs::{Job, OffsetCounts, Outcome, Runner};
 use crate::experiment::replication::{replication_scenarios, AcrossSeeds};
 use crate::experiment::{self, rate_grid, Criterion, SearchOptions};
 use crate::models::bounds;
 use crate::scenario::{RouterOrganisation, RoutingKind, Scenario, TrafficKind};
-use crate::support::check_supported;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -178,24 +174,6 @@ pub fn scenario_on(setup: &Setup, routing: RoutingKind, traffic: TrafficKind, wa
     Scenario { router: setup.router, ..s }
 }
 
-/// Which requested algorithms the simulator runs now, and why the others are left out.
-#[derive(Clone, Debug)]
-pub struct Roster {
-    pub included: Vec<RoutingKind>,
-    pub missing: Vec<(RoutingKind, String)>,
-}
-
-pub fn roster(algorithms: &[RoutingKind]) -> Roster {
-    let mut r = Roster { included: Vec::new(), missing: Vec::new() };
-    for &routing in algorithms {
-        match check_supported(&scenario(routing, TrafficKind::Uniform, 0, 1)) {
-            Ok(()) => r.included.push(routing),
-            Err(e) => r.missing.push((routing, e.message)),
-        }
-    }
-    r
-}
-
 /// Saturation throughput of one algorithm on one pattern.
 #[derive(Clone, Debug)]
 pub struct SaturationRow {
@@ -228,16 +206,14 @@ pub fn saturation_experiment(algorithms: &[RoutingKind], effort: &Effort, runner
 
 /// [`saturation_experiment`] on `setup`, with `seeds` seeds per search.
 pub fn saturation_on(setup: &Setup, algorithms: &[RoutingKind], effort: &Effort, seeds: usize, runner: &dyn Runner) -> Vec<SaturationRow> {
-    let roster = roster(algorithms);
     let mut rows = Vec::new();
     let mut searches = Vec::new();
     for &routing in algorithms {
-        let simulated = roster.included.contains(&routing);
         for p in PATTERNS {
             let s = scenario_on(setup, routing, p.traffic, effort.warmup, effort.cycles);
             let b = bounds::bound(&s);
             let (vcs, buf) = buffering_on(setup, routing);
-            let mut row = SaturationRow {
+            let row = SaturationRow {
                 routing,
                 pattern: p.label,
                 vcs,
@@ -250,9 +226,7 @@ pub fn saturation_on(setup: &Setup, algorithms: &[RoutingKind], effort: &Effort,
                 bound: b.fraction_of_capacity,
                 bound_kind: format!("{:?}", b.kind),
             };
-            if !simulated {
-                row.source = "not in the simulator yet".into();
-            } else if p.traffic != TrafficKind::Worstcase || routing.is_oblivious() {
+            if p.traffic != TrafficKind::Worstcase || routing.is_oblivious() {
                 searches.extend(replication_scenarios(&s, seeds).into_iter().map(|s| (rows.len(), s)));
             }
             rows.push(row);
@@ -273,7 +247,7 @@ pub fn saturation_on(setup: &Setup, algorithms: &[RoutingKind], effort: &Effort,
         row.source = "simulated".into();
     }
     for (i, &routing) in algorithms.iter().enumerate() {
-        if roster.included.contains(&routing) && !routing.is_oblivious() {
+        if !routing.is_oblivious() {
             worst_of_simulated(&mut rows[i * PATTERNS.len()..(i + 1) * PATTERNS.len()]);
         }
     }
@@ -430,8 +404,8 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// The common header of every markdown report: setup, effort, time, algorithms left out.
-fn preamble(title: &str, what: &str, effort_line: &str, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
+/// The common header of every markdown report: setup, effort, time.
+fn preamble(title: &str, what: &str, effort_line: &str, wall: WallTime) -> String {
     let mut md = format!("# {title}\n\n{what}\n\nPaper: {REFERENCE}.\n\n");
     let _ = writeln!(
         md,
@@ -444,15 +418,11 @@ fn preamble(title: &str, what: &str, effort_line: &str, wall: WallTime, missing:
     );
     let (seconds, threads) = wall;
     let _ = writeln!(md, "\n{effort_line}\n\nWall time: {seconds:.0} s on {threads} thread{}.", if threads == 1 { "" } else { "s" });
-    if !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|(r, _)| r.to_string()).collect();
-        let _ = writeln!(md, "\nNot in the simulator yet (left out of the measurements): {}.", names.join(", "));
-    }
     md.push('\n');
     md
 }
 
-pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
+pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTime) -> String {
     let mut md = preamble(
         "Saturation throughput (Singh et al. 2003 §5.2, Figure 6)",
         &format!(
@@ -469,11 +439,10 @@ pub fn saturation_markdown(rows: &[SaturationRow], effort: &Effort, wall: WallTi
             effort.warmup, effort.cycles, effort.seeds
         ),
         wall,
-        missing,
     );
     md.push_str(&saturation_table(rows));
     md.push_str(
-        "\nn/a: not in the simulator yet. Bounds for GOAL and MIN AD are ideal-balance bounds (an adaptive router may \
+        "\nBounds for GOAL and MIN AD are ideal-balance bounds (an adaptive router may \
          fall short of them); CHAOS is shown the MIN bound for reference. A node injects through 2n = 4 channels and \
          ejects up to 4 flits a cycle (`wide`), so NN is not capped at 1.0 (router.md says how close the minimal \
          algorithms come to their bound of 4.0); CHAOS's own router has one injection channel, which caps it at 1.0.\n\n\
@@ -511,12 +480,8 @@ pub fn saturation_table(rows: &[SaturationRow]) -> String {
             let Some(r) = rows.iter().find(|r| r.routing == routing && r.pattern == p.label) else { continue };
             let measured = if let (Some(m), Some(ci)) = (r.measured, r.ci95) {
                 format!("{m:.2} ± {ci:.2}")
-            } else if r.measured.is_some() {
-                cell(r.measured)
-            } else if r.source.starts_with("not in") {
-                "n/a".into()
             } else {
-                "–".into()
+                cell(r.measured)
             };
             let above_bound = matches!((r.measured, r.bound), (Some(m), Some(b)) if m > 1.05 * b && r.bound_kind != "MinimalReference");
             let _ = write!(md, " {measured}{} / {}", if above_bound { " †" } else { "" }, cell(r.bound));
@@ -552,9 +517,8 @@ pub struct PermutationSummary {
 /// Saturation throughput on `effort.permutations` random permutations (§5.3, Figures 9–10);
 /// permutation i is `traffic=permutation&seed=i+1` for every algorithm.
 pub fn permutation_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<PermutationRow> {
-    let roster = roster(algorithms);
     let searches: Vec<(RoutingKind, u64)> =
-        roster.included.iter().flat_map(|&routing| (1..=effort.permutations as u64).map(move |seed| (routing, seed))).collect();
+        algorithms.iter().flat_map(|&routing| (1..=effort.permutations as u64).map(move |seed| (routing, seed))).collect();
     let jobs = searches
         .iter()
         .map(|&(routing, seed)| {
@@ -625,7 +589,7 @@ pub fn permutation_checks(summary: &[PermutationSummary]) -> Vec<(String, String
     ]
 }
 
-pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
+pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, wall: WallTime) -> String {
     let summary = permutation_summary(rows);
     let mut md = preamble(
         "Throughput over random permutations (Singh et al. 2003 §5.3, Figure 10)",
@@ -640,7 +604,6 @@ pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, wall: Wall
             effort.permutations, effort.warmup, effort.permutation_cycles
         ),
         wall,
-        missing,
     );
     md.push_str("| algorithm | permutations | best | average | worst |\n|---|---|---|---|---|\n");
     for s in &summary {
@@ -696,13 +659,12 @@ impl HistogramRow {
 /// enough for about `effort.histogram_packets` per pair, then a drain of
 /// [`HISTOGRAM_DRAIN_CYCLES`] cycles (at 0.2 load every packet is delivered long before that).
 pub fn histogram_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<HistogramRow> {
-    let roster = roster(algorithms);
     let offsets: Vec<Vec<u32>> = PAIRS.iter().map(|p| p.offset.to_vec()).collect();
-    let jobs = roster.included.iter().map(|&routing| Job::deliveries(&histogram_scenario(routing, effort), &offsets, HISTOGRAM_DRAIN_CYCLES)).collect();
+    let jobs = algorithms.iter().map(|&routing| Job::deliveries(&histogram_scenario(routing, effort), &offsets, HISTOGRAM_DRAIN_CYCLES)).collect();
     runner
         .run(jobs)
         .into_iter()
-        .zip(&roster.included)
+        .zip(algorithms)
         .flat_map(|(outcome, &routing)| outcome.into_deliveries().into_iter().zip(PAIRS).map(move |(counts, pair)| histogram_row(routing, pair, counts)))
         .collect()
 }
@@ -748,7 +710,7 @@ pub fn histogram_csv(rows: &[HistogramRow]) -> String {
     out
 }
 
-pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
+pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, wall: WallTime) -> String {
     let mut md = preamble(
         "Latency histograms (Singh et al. 2003 §5.4, Figures 11–12)",
         "Latency (generation to delivery, source queue included) of packets from A(0,0) to B(1,1), C(1,3) and \
@@ -760,7 +722,6 @@ pub fn histogram_markdown(rows: &[HistogramRow], effort: &Effort, wall: WallTime
             effort.histogram_packets, effort.warmup
         ),
         wall,
-        missing,
     );
     md.push_str(
         "Q = latency − H − 1 (a one-flit packet's zero-load latency here is H + 1).\n\n\
@@ -851,9 +812,8 @@ pub struct StabilityRow {
 
 /// Offered loads from 0.1 to 1.0 of capacity on BC: accepted throughput, average and minimum.
 pub fn stability_experiment(algorithms: &[RoutingKind], effort: &Effort, runner: &dyn Runner) -> Vec<StabilityRow> {
-    let roster = roster(algorithms);
     let mut rows = Vec::new();
-    for &routing in &roster.included {
+    for &routing in algorithms {
         let s = scenario(routing, TrafficKind::Bitcomp, effort.warmup, effort.cycles);
         let capacity = s.capacity_flits();
         let loads = rate_grid(0.1, 1.0, effort.stability_points);
@@ -897,7 +857,7 @@ pub fn stability_csv(rows: &[StabilityRow]) -> String {
     out
 }
 
-pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, wall: WallTime, missing: &[(RoutingKind, String)]) -> String {
+pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, wall: WallTime) -> String {
     let mut md = preamble(
         "Stability past saturation (Singh et al. 2003 §5.5, Figure 13)",
         "Average and minimum accepted throughput against offered load for bit-complement traffic. The minimum \
@@ -910,7 +870,6 @@ pub fn stability_markdown(rows: &[StabilityRow], effort: &Effort, wall: WallTime
             effort.warmup, effort.cycles, effort.seeds
         ),
         wall,
-        missing,
     );
     md.push_str("| algorithm | offered | accepted (average) | accepted (minimum) | saturated |\n|---|---|---|---|---|\n");
     let with_ci = |v: f64, ci: Option<f64>| ci.map_or(format!("{v:.3}"), |ci| format!("{v:.3} ± {ci:.3}"));
@@ -956,7 +915,6 @@ pub type WallTime = (f64, usize);
 pub fn run(name: &str, algorithms: Option<&[RoutingKind]>, effort: &Effort, runner: &dyn Runner) -> Option<Output> {
     let name = *EXPERIMENTS.iter().find(|&&e| e == name)?;
     let algorithms = algorithms.unwrap_or(if name == "stability" { &STABILITY_ALGORITHMS } else { &PAPER_ALGORITHMS });
-    let missing = roster(algorithms).missing;
     let before = runner.elapsed().0;
     let wall = || {
         let (now, threads) = runner.elapsed();
@@ -965,19 +923,19 @@ pub fn run(name: &str, algorithms: Option<&[RoutingKind]>, effort: &Effort, runn
     let (csv, markdown) = match name {
         "saturation" => {
             let rows = saturation_experiment(algorithms, effort, runner);
-            (saturation_csv(&rows), saturation_markdown(&rows, effort, wall(), &missing))
+            (saturation_csv(&rows), saturation_markdown(&rows, effort, wall()))
         }
         "permutations" => {
             let rows = permutation_experiment(algorithms, effort, runner);
-            (permutation_csv(&rows), permutation_markdown(&rows, effort, wall(), &missing))
+            (permutation_csv(&rows), permutation_markdown(&rows, effort, wall()))
         }
         "histograms" => {
             let rows = histogram_experiment(algorithms, effort, runner);
-            (histogram_csv(&rows), histogram_markdown(&rows, effort, wall(), &missing))
+            (histogram_csv(&rows), histogram_markdown(&rows, effort, wall()))
         }
         "stability" => {
             let rows = stability_experiment(algorithms, effort, runner);
-            (stability_csv(&rows), stability_markdown(&rows, effort, wall(), &missing))
+            (stability_csv(&rows), stability_markdown(&rows, effort, wall()))
         }
         _ => {
             let result = router_experiment(algorithms, effort, runner);
@@ -1016,13 +974,6 @@ mod tests {
     }
 
     #[test]
-    fn roster_splits_supported_from_missing() {
-        let r = roster(&PAPER_ALGORITHMS);
-        assert_eq!(r.included.len() + r.missing.len(), PAPER_ALGORITHMS.len());
-        assert!(r.included.contains(&RoutingKind::Dor) && r.included.contains(&RoutingKind::Minad));
-    }
-
-    #[test]
     fn dor_saturates_near_its_tornado_bound() {
         let s = scenario(RoutingKind::Dor, TrafficKind::Tornado, 300, 1_500);
         let bound = bounds::bound(&s).fraction_of_capacity.unwrap();
@@ -1047,7 +998,7 @@ mod tests {
         assert_eq!(tor.ci95, AcrossSeeds::of(&each).ci95);
         let csv = saturation_csv(&rows);
         assert!(csv.lines().all(|l| l.split(',').count() == 12), "{csv}");
-        assert!(saturation_markdown(&rows, &effort, (1.0, 1), &[]).contains("every cell searched with 2 seeds"));
+        assert!(saturation_markdown(&rows, &effort, (1.0, 1)).contains("every cell searched with 2 seeds"));
     }
 
     #[test]
@@ -1070,20 +1021,9 @@ mod tests {
         assert_eq!(rows[3].measured, Some(0.3));
         assert_eq!(rows[3].accepted, Some(0.3 - 0.01));
         assert_eq!(rows[3].source, "lowest simulated: TOR");
-        let md = saturation_markdown(&rows, &tiny(), (1.0, 1), &[]);
+        let md = saturation_markdown(&rows, &tiny(), (1.0, 1));
         assert!(md.contains("| minad | 3 × 8 |") && md.contains("| MIN AD: 0.33 on TOR | 0.30 |"), "{md}");
         assert_eq!(saturation_csv(&rows).lines().count(), rows.len() + 1);
-    }
-
-    #[test]
-    fn missing_algorithms_keep_their_bounds_and_no_measurement() {
-        let Some(missing) = PAPER_ALGORITHMS.into_iter().find(|&r| !roster(&[r]).missing.is_empty()) else {
-            return;
-        };
-        let rows = saturation_experiment(&[missing], &tiny(), &silent());
-        assert!(rows.iter().all(|r| r.measured.is_none() && r.source == "not in the simulator yet"));
-        let dia = rows.iter().find(|r| r.pattern == "DIA").unwrap();
-        assert!(dia.bound.is_some_and(|b| (b - 0.5).abs() < 1e-9), "every algorithm's DIA bound is 0.5 (Claim 1)");
     }
 
     #[test]

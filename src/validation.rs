@@ -5,10 +5,6 @@
 //! (every run a [`Job`] of one batch, so that a cluster can run them: `torus validate --plan`), sets the applicable model's latency beside every simulated point with
 //! the relative error, compares the intermediate quantities term by term at one mid load, and
 //! writes a Markdown report with one SVG plot per configuration.
-//!
-//! A configuration whose routing or switching the simulator does not implement yet
-//! ([`support::check_supported`]) is still listed, with its model curve and the reason, so the
-//! report fills in by itself as the simulator gains features: rerun `torus validate`.
 
 pub mod channel_queue;
 
@@ -17,7 +13,6 @@ use crate::experiment::{self, AcrossSeeds, Criterion, Job, Outcome, ReplicatedSa
 use crate::models::{self, bounds};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
 use crate::sim::RunReport;
-use crate::support;
 use std::fmt::Write;
 use std::path::Path;
 use crate::svg::{Curve, Marker, MarkerSeries, Plot, VerticalLine};
@@ -306,8 +301,7 @@ pub struct PointComparison {
     pub rate: f64,
     /// `None` where the model is saturated.
     pub model: Option<f64>,
-    /// `None` where the simulator does not support the configuration yet.
-    pub simulated: Option<SimulatedPoint>,
+    pub simulated: SimulatedPoint,
     pub paper_simulation: Option<f64>,
     /// The channel-queue model's latency where it applies beside the paper's model (`None`
     /// where it is saturated or does not apply).
@@ -326,7 +320,7 @@ impl PointComparison {
     }
 
     fn error_of(&self, model: Option<f64>) -> Option<f64> {
-        let sim = self.simulated.filter(|s| !s.saturated && !s.deadlock && s.latency > 0.0)?;
+        let sim = Some(self.simulated).filter(|s| !s.saturated && !s.deadlock && s.latency > 0.0)?;
         Some((model? - sim.latency) / sim.latency)
     }
 }
@@ -356,8 +350,6 @@ pub struct LatencyResult {
     /// The channel-queue model's saturation rate where it applies beside the paper's model.
     pub channel_queue_saturation_rate: Option<f64>,
     pub bound_saturation_rate: Option<f64>,
-    /// Why the simulator cannot run this configuration yet; `None` when it ran.
-    pub simulator_pending: Option<String>,
     pub points: Vec<PointComparison>,
     /// The model's latency on a fine grid up to its saturation rate (or past the last rate).
     pub model_curve: Vec<(f64, f64)>,
@@ -373,8 +365,8 @@ pub struct LatencyResult {
 pub struct SaturationResult {
     pub scenario: Scenario,
     pub bound: bounds::Bound,
-    /// The search with `saturation_seeds` seeds, or why the simulator cannot run it yet.
-    pub measured: Result<ReplicatedSaturation, String>,
+    /// The search with `saturation_seeds` seeds.
+    pub measured: ReplicatedSaturation,
 }
 
 impl SaturationResult {
@@ -388,8 +380,7 @@ impl SaturationResult {
     /// (measured − bound) / bound, with the bound capped as in [`Self::attainable_fraction`].
     pub fn relative_error(&self) -> Option<f64> {
         let bound = self.attainable_fraction()?;
-        let measured = self.measured.as_ref().ok()?;
-        Some((measured.across_seeds.saturation_fraction_of_capacity.mean - bound) / bound)
+        Some((self.measured.across_seeds.saturation_fraction_of_capacity.mean - bound) / bound)
     }
 }
 
@@ -484,12 +475,9 @@ fn seeds_per_rate(c: &LatencyConfiguration, length: &RunLength) -> Vec<usize> {
 }
 
 /// A configuration's simulations, every replication at every rate (rate by rate, seeds in the
-/// order of [`replication_scenarios`]); none when the simulator lacks it.
+/// order of [`replication_scenarios`]).
 fn configuration_jobs(c: &LatencyConfiguration, length: &RunLength) -> Vec<Job> {
     let s = run_scenario(c, length);
-    if support::check_supported(&s).is_err() {
-        return Vec::new();
-    }
     let model_saturation = models::applicable(&c.scenario).ok().map(|m| m.saturation_rate(&c.scenario));
     rates_of(c, model_saturation, length)
         .into_iter()
@@ -501,14 +489,11 @@ fn configuration_jobs(c: &LatencyConfiguration, length: &RunLength) -> Vec<Job> 
 
 /// A configuration's run reports, in the order of [`configuration_jobs`], grouped by rate.
 fn group_by_rate(c: &LatencyConfiguration, length: &RunLength, reports: Vec<RunReport>) -> Vec<Vec<RunReport>> {
-    if reports.is_empty() {
-        return Vec::new();
-    }
     let mut reports = reports.into_iter();
     seeds_per_rate(c, length).into_iter().map(|n| reports.by_ref().take(n).collect()).collect()
 }
 
-/// Simulates one latency configuration (when supported), its runs carried out by `runner`,
+/// Simulates one latency configuration, its runs carried out by `runner`,
 /// and sets the model beside it.
 pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength, runner: &dyn Runner) -> LatencyResult {
     let reports = runner.run(configuration_jobs(c, length)).into_iter().map(Outcome::into_run).collect();
@@ -516,14 +501,13 @@ pub fn validate_configuration(c: &LatencyConfiguration, length: &RunLength, runn
 }
 
 /// Sets the model beside a configuration's runs (`replicated`: each rate's replications, the
-/// first with the scenario's own seed; none when the simulator lacks the configuration).
+/// first with the scenario's own seed).
 fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicated: Vec<Vec<RunReport>>) -> LatencyResult {
     let run_scenario = run_scenario(c, length);
     let model = models::applicable(&c.scenario);
     let model_saturation = model.as_ref().ok().map(|m| m.saturation_rate(&c.scenario));
     let rates = rates_of(c, model_saturation, length);
     let model_latency = models::curve(&c.scenario, &rates);
-    let simulator_pending = support::check_supported(&run_scenario).err().map(|e| e.to_string());
     let beside = model_saturation.and_then(|saturation| channel_queue_beside(&c.scenario, saturation, &rates));
     let paper: Vec<Option<f64>> = match &c.paper_simulation {
         Some(values) => every_stride(values, length).into_iter().map(Some).collect(),
@@ -535,7 +519,8 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
         .map(|(i, &rate)| PointComparison {
             rate,
             model: model_latency[i],
-            simulated: replicated.get(i).map(|runs| {
+            simulated: {
+                let runs = &replicated[i];
                 let across = AcrossSeeds::of(&runs.iter().map(|r| r.latency_mean).collect::<Vec<_>>());
                 SimulatedPoint {
                     latency: across.mean,
@@ -544,7 +529,7 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
                     saturated: runs.iter().any(|r| r.saturated),
                     deadlock: runs.iter().any(|r| r.deadlock),
                 }
-            }),
+            },
             paper_simulation: paper[i],
             channel_queue: beside.as_ref().and_then(|b| b.1[i]),
         })
@@ -574,7 +559,6 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
         model_saturation_rate: model_saturation,
         channel_queue_saturation_rate: beside.as_ref().map(|b| b.0),
         bound_saturation_rate: bounds::bound(&c.scenario).saturation_rate,
-        simulator_pending,
         points,
         model_curve: curve,
         channel_queue_curve: beside.map(|b| b.2).unwrap_or_default(),
@@ -583,22 +567,15 @@ fn compare_configuration(c: &LatencyConfiguration, length: &RunLength, replicate
     }
 }
 
-/// A seed 004 case's searches, one per seed; none when the simulator lacks it.
+/// A seed 004 case's searches, one per seed.
 fn saturation_jobs(s: &Scenario, length: &RunLength) -> Vec<Job> {
-    match support::check_supported(s) {
-        Ok(()) => experiment::replicated_search_jobs(s, &SearchOptions::default(), length.saturation_seeds.max(1)),
-        Err(_) => Vec::new(),
-    }
+    experiment::replicated_search_jobs(s, &SearchOptions::default(), length.saturation_seeds.max(1))
 }
 
-/// A seed 004 case's measured saturation throughput (`searched`: one search per seed, or none
-/// when the simulator lacks it) beside its bound.
+/// A seed 004 case's measured saturation throughput (`searched`: one search per seed) beside
+/// its bound.
 fn compare_saturation(s: &Scenario, searched: Vec<Saturation>) -> SaturationResult {
-    let measured = match support::check_supported(s) {
-        Ok(()) => Ok(experiment::replicated_saturation(s, searched)),
-        Err(e) => Err(e.to_string()),
-    };
-    SaturationResult { scenario: s.clone(), bound: bounds::bound(s), measured }
+    SaturationResult { scenario: s.clone(), bound: bounds::bound(s), measured: experiment::replicated_saturation(s, searched) }
 }
 
 /// Runs every configuration and every seed 004 case, all their runs and searches handed to
@@ -635,7 +612,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
     let simulated: Vec<Marker> = r
         .points
         .iter()
-        .filter_map(|p| p.simulated.map(|s| Marker { x: p.rate, y: s.latency, error: s.ci95 }))
+        .map(|p| Marker { x: p.rate, y: p.simulated.latency, error: p.simulated.ci95 })
         .collect();
     let paper: Vec<Marker> =
         r.points.iter().filter_map(|p| p.paper_simulation.map(|y| Marker { x: p.rate, y, error: 0.0 })).collect();
@@ -646,7 +623,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
         .chain(&r.channel_queue_curve)
         .map(|p| p.1)
         .chain(r.points.iter().filter_map(|p| {
-            p.simulated.filter(|s| !s.saturated && !s.deadlock).map(|s| s.latency + s.ci95)
+            Some(p.simulated).filter(|s| !s.saturated && !s.deadlock).map(|s| s.latency + s.ci95)
         }))
         .chain(paper.iter().map(|m| m.y))
         .fold(0.0, f64::max);
@@ -655,7 +632,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
         .iter()
         .chain(&r.channel_queue_curve)
         .map(|p| p.1)
-        .chain(r.points.iter().filter_map(|p| p.simulated.map(|s| s.latency - s.ci95)))
+        .chain(r.points.iter().map(|p| p.simulated.latency - p.simulated.ci95))
         .chain(paper.iter().map(|m| m.y))
         .fold(f64::INFINITY, f64::min);
     let data_x = r.points.iter().map(|p| p.rate).chain(r.model_curve.iter().map(|p| p.0)).fold(0.0, f64::max);
@@ -670,11 +647,7 @@ pub fn latency_plot(r: &LatencyResult) -> Plot {
         Ok((name, _)) => format!("model ({name})"),
         Err(_) => "no model applies".into(),
     };
-    let sim_label = match &r.simulator_pending {
-        None => "simulation, 95% CI".to_string(),
-        Some(_) => "simulation: simulator support pending".to_string(),
-    };
-    let mut markers = vec![MarkerSeries { label: sim_label, markers: simulated }];
+    let mut markers = vec![MarkerSeries { label: "simulation, 95% CI".into(), markers: simulated }];
     if !paper.is_empty() {
         markers.push(MarkerSeries { label: "paper's simulation".into(), markers: paper });
     }
@@ -703,7 +676,7 @@ pub fn saturation_plot(results: &[SaturationResult]) -> Plot {
     let markers: Vec<Marker> = results
         .iter()
         .filter_map(|r| {
-            let across = r.measured.as_ref().ok()?.across_seeds.saturation_fraction_of_capacity;
+            let across = r.measured.across_seeds.saturation_fraction_of_capacity;
             Some(Marker { x: r.attainable_fraction()?, y: across.mean, error: across.ci95.unwrap_or(0.0) })
         })
         .collect();
@@ -833,9 +806,7 @@ pub fn markdown(report: &Report, command: &str) -> String {
         "**Error** is (model − simulation) / simulation for latency, and (measured − bound) / bound for \
          the bounds. A simulated point marked *sat.* could not keep up with its offered load (its latency \
          measures the run length); it is left out of the errors and drawn as a hollow triangle on the \
-         top edge of its plot. Configurations whose routing or switching the simulator does not \
-         implement yet show *simulator support pending* with the model curve alone; rerun \
-         `torus validate` when they land.\n"
+         top edge of its plot.\n"
     );
     let _ = writeln!(
         md,
@@ -859,10 +830,9 @@ pub fn markdown(report: &Report, command: &str) -> String {
     );
 
     md.push_str("## Summary\n\n");
-    md.push_str("| paper | model | configurations | simulated | points compared | sim. saturated | mean abs. error | max abs. error | mean abs. error below 50 % of model saturation |\n");
-    md.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    md.push_str("| paper | model | configurations | points compared | sim. saturated | mean abs. error | max abs. error | mean abs. error below 50 % of model saturation |\n");
+    md.push_str("|---|---|---|---|---|---|---|---|\n");
     for (label, results) in summary_groups(report) {
-        let simulated = results.iter().filter(|r| r.simulator_pending.is_none()).count();
         let errors: Vec<f64> = results.iter().flat_map(|r| r.points.iter().filter_map(|p| p.relative_error())).collect();
         let low_errors: Vec<f64> = results
             .iter()
@@ -874,24 +844,23 @@ pub fn markdown(report: &Report, command: &str) -> String {
         let saturated = results
             .iter()
             .flat_map(|r| r.points.iter())
-            .filter(|p| p.simulated.is_some_and(|s| s.saturated || s.deadlock))
+            .filter(|p| p.simulated.saturated || p.simulated.deadlock)
             .count();
         let model = results.first().and_then(|r| r.model.as_ref().ok()).map_or("–", |m| m.0);
         let (mean, max) = format_summary(&errors);
         let (low_mean, _) = format_summary(&low_errors);
         let _ = writeln!(
             md,
-            "| {label} | {model} | {} | {simulated} | {} | {saturated} | {mean} | {max} | {low_mean} |",
+            "| {label} | {model} | {} | {} | {saturated} | {mean} | {max} | {low_mean} |",
             results.len(),
             errors.len()
         );
     }
     let bound_errors: Vec<f64> = report.saturation.iter().filter_map(|r| r.relative_error()).collect();
-    let measured = report.saturation.iter().filter(|r| r.measured.is_ok()).count();
     let (mean, max) = format_summary(&bound_errors);
     let _ = writeln!(
         md,
-        "| {} | bounds | {} | {measured} | {} | – | {mean} | {max} | – |\n",
+        "| {} | bounds | {} | {} | – | {mean} | {max} | – |\n",
         SEEDS[4].cite,
         report.saturation.len(),
         bound_errors.len()
@@ -975,9 +944,6 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
         let _ = writeln!(md, "No model applies: {why}.\n");
     }
     let _ = writeln!(md, "Simulated scenario (first rate): `{}`\n", r.simulated_scenario);
-    if let Some(why) = &r.simulator_pending {
-        let _ = writeln!(md, "**Simulator support pending** ({why}); the plot shows the model alone.\n");
-    }
     let _ = writeln!(md, "![{}]({})\n", c.title, plot_path(&c.id));
     let paper = r.points.iter().any(|p| p.paper_simulation.is_some());
     let beside = r.channel_queue_saturation_rate.is_some();
@@ -996,12 +962,12 @@ fn write_latency_section(md: &mut String, r: &LatencyResult) {
     md.push_str("|\n");
     for p in &r.points {
         let model = p.model.map_or("saturated".into(), |m| format!("{m:.1}"));
-        let sim = match p.simulated {
-            None => "pending".into(),
-            Some(s) if s.deadlock => "deadlock".into(),
-            Some(s) if s.saturated => format!("sat. ({:.0})", s.latency),
-            Some(s) if s.seeds > 1 => format!("{:.1} ± {:.1} †", s.latency, s.ci95),
-            Some(s) => format!("{:.1} ± {:.1}", s.latency, s.ci95),
+        let s = p.simulated;
+        let sim = match s {
+            _ if s.deadlock => "deadlock".into(),
+            _ if s.saturated => format!("sat. ({:.0})", s.latency),
+            _ if s.seeds > 1 => format!("{:.1} ± {:.1} †", s.latency, s.ci95),
+            _ => format!("{:.1} ± {:.1}", s.latency, s.ci95),
         };
         let _ = write!(md, "| {} | {model} | {sim} | {} |", format_rate(p.rate), format_error(p.relative_error()));
         if beside {
@@ -1047,13 +1013,8 @@ fn write_saturation_section(md: &mut String, report: &Report) {
         let kind = serde_json::to_value(r.bound.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         let bound = r.bound.fraction_of_capacity.map_or("–".into(), |b| format!("{b:.4} ({kind})"));
         let capped = r.attainable_fraction().map_or("–".into(), |b| format!("{b:.4}"));
-        let measured = match &r.measured {
-            Ok(m) => {
-                let across = m.across_seeds.saturation_fraction_of_capacity;
-                across.ci95.map_or(format!("{:.4}", across.mean), |ci| format!("{:.4} ± {ci:.4}", across.mean))
-            }
-            Err(_) => "pending".into(),
-        };
+        let across = r.measured.across_seeds.saturation_fraction_of_capacity;
+        let measured = across.ci95.map_or(format!("{:.4}", across.mean), |ci| format!("{:.4} ± {ci:.4}", across.mean));
         let _ = writeln!(
             md,
             "| {} | {} | {bound} | {capped} | {measured} | {} |",
@@ -1061,16 +1022,6 @@ fn write_saturation_section(md: &mut String, report: &Report) {
             r.scenario.traffic,
             format_error(r.relative_error())
         );
-    }
-    let mut pending: Vec<String> = Vec::new();
-    for r in report.saturation.iter().filter(|r| r.measured.is_err()) {
-        let routing = format!("`routing={}`", r.scenario.routing);
-        if !pending.contains(&routing) {
-            pending.push(routing);
-        }
-    }
-    if !pending.is_empty() {
-        let _ = writeln!(md, "\nSimulator support pending for {}.", pending.join(", "));
     }
 }
 
@@ -1133,12 +1084,11 @@ mod tests {
     #[test]
     fn the_error_is_relative_to_the_simulation_and_skips_saturated_runs() {
         let sim = SimulatedPoint { latency: 50.0, ci95: 1.0, seeds: 1, saturated: false, deadlock: false };
-        let point = PointComparison { rate: 0.01, model: Some(45.0), simulated: Some(sim), paper_simulation: None, channel_queue: None };
+        let point = PointComparison { rate: 0.01, model: Some(45.0), simulated: sim, paper_simulation: None, channel_queue: None };
         assert_eq!(point.relative_error(), Some(-0.1));
-        let saturated = PointComparison { simulated: Some(SimulatedPoint { saturated: true, ..sim }), ..point };
+        let saturated = PointComparison { simulated: SimulatedPoint { saturated: true, ..sim }, ..point };
         assert_eq!(saturated.relative_error(), None);
         assert_eq!(PointComparison { model: None, ..point }.relative_error(), None);
-        assert_eq!(PointComparison { simulated: None, ..point }.relative_error(), None);
     }
 
     /// One supported configuration end to end with tiny runs: the row holds the model's value,
@@ -1151,7 +1101,6 @@ mod tests {
             .expect("the β = 0 baseline of Shahrabi et al. 2002");
         let length = RunLength { warmup: 200, cycles: 1_500, load_fractions: vec![0.3], ..RunLength::quick() };
         let result = validate_configuration(&c, &length, &experiment::Local::quiet());
-        assert_eq!(result.simulator_pending, None, "duato at β = 0 is simulated");
         assert_eq!(result.points.len(), 1);
         let point = result.points[0];
         let saturation = result.model_saturation_rate.expect("the broadcast model applies");
@@ -1160,7 +1109,7 @@ mod tests {
         let at_rate = Scenario { rate: point.rate, warmup: 200, cycles: 1_500, ..c.scenario.clone() };
         let expected_sim = Simulation::new(&at_rate).unwrap().run().latency_mean;
         let expected_model = models::applicable(&c.scenario).unwrap().evaluate(&c.scenario, point.rate).latency.unwrap();
-        let sim = point.simulated.expect("simulated");
+        let sim = point.simulated;
         assert_eq!(sim.latency, expected_sim, "the same seeded run");
         assert_eq!(point.model, Some(expected_model));
         assert!(!sim.saturated);
@@ -1225,16 +1174,16 @@ mod tests {
         };
         let result = validate_configuration(&c, &length, &experiment::Local::quiet());
         let (low, high) = (result.points[0], result.points[1]);
-        assert_eq!((low.simulated.unwrap().seeds, high.simulated.unwrap().seeds), (1, 3));
+        assert_eq!((low.simulated.seeds, high.simulated.seeds), (1, 3));
         let at = |rate: f64, seed: u64| {
             Simulation::new(&Scenario { rate, seed, warmup: 200, cycles: 1_500, ..c.scenario.clone() }).unwrap().run()
         };
         let latencies: Vec<f64> =
             crate::experiment::replication::seeds(&c.scenario, 3).into_iter().map(|seed| at(high.rate, seed).latency_mean).collect();
         let across = AcrossSeeds::of(&latencies);
-        let sim = high.simulated.unwrap();
+        let sim = high.simulated;
         assert_eq!((sim.latency, sim.ci95, sim.saturated), (across.mean, across.ci95.unwrap(), false));
-        assert_eq!(low.simulated.unwrap().ci95, at(low.rate, 1).latency_ci95, "a single run keeps its own interval");
+        assert_eq!(low.simulated.ci95, at(low.rate, 1).latency_ci95, "a single run keeps its own interval");
         let report = Report { length, latency: vec![result], saturation: Vec::new(), wall_seconds: 0.0, threads: 1, simulations: 4 };
         let md = markdown(&report, "torus validate --test");
         assert!(
@@ -1255,7 +1204,7 @@ mod tests {
         assert_eq!(searched.len(), 2);
         let result = compare_saturation(&s, searched);
         let expected = experiment::search_replicated(&runner, &s, &SearchOptions::default(), 2);
-        let measured = result.measured.as_ref().unwrap();
+        let measured = &result.measured;
         assert_eq!(measured.across_seeds, expected.across_seeds);
         assert_eq!(measured.seeds, expected.seeds);
         let across = measured.across_seeds.saturation_fraction_of_capacity;
@@ -1264,24 +1213,19 @@ mod tests {
         assert!(md.contains(&format!("{:.4} ± {:.4}", across.mean, across.ci95.unwrap())) && md.contains("2 seeds per case"), "{md}");
     }
 
+    /// Every configuration of every paper and every seed 004 case is simulated: each has its
+    /// runs at every rate, and each case its searches.
     #[test]
-    fn a_configuration_the_simulator_lacks_is_listed_as_pending_with_its_model_curve() {
-        let c = latency_configurations().into_iter().find(|c| c.seed == 3 && c.scenario.beta > 0.0).unwrap();
-        let pending = support::check_supported(&c.scenario).is_err();
-        let result = validate_configuration(&c, &RunLength { load_fractions: vec![0.5], ..RunLength::quick() }, &experiment::Local::quiet());
-        assert_eq!(result.simulator_pending.is_some(), pending);
-        assert!(result.model_curve.len() > CURVE_POINTS / 2, "the model curve is drawn either way");
-        if pending {
-            assert_eq!(result.points[0].simulated, None);
-            let report = Report {
-                length: RunLength::quick(),
-                latency: vec![result],
-                saturation: Vec::new(),
-                wall_seconds: 0.0,
-                threads: 1,
-                simulations: 0,
-            };
-            assert!(markdown(&report, "torus validate").contains("**Simulator support pending**"));
+    fn every_configuration_and_case_is_simulated() {
+        let length = RunLength::quick();
+        for c in latency_configurations() {
+            let model_saturation = models::applicable(&c.scenario).ok().map(|m| m.saturation_rate(&c.scenario));
+            let runs: usize = seeds_per_rate(&c, &length).iter().sum();
+            assert_eq!(configuration_jobs(&c, &length).len(), runs, "{}", c.id);
+            assert!(runs >= rates_of(&c, model_saturation, &length).len(), "{}", c.id);
+        }
+        for s in saturation_cases(&length) {
+            assert_eq!(saturation_jobs(&s, &length).len(), length.saturation_seeds.max(1), "{}", s.canonical());
         }
     }
 }

@@ -468,7 +468,7 @@ mod tests {
             // The adaptive worst case is copied from a simulated cell and must not count twice.
             row(RoutingKind::Val, "WC", Some(0.40), "lowest simulated: TOR"),
             row(RoutingKind::Minad, "TOR", Some(0.35), "simulated"),
-            row(RoutingKind::Minad, "UR", None, "not in the simulator yet"),
+            row(RoutingKind::Minad, "UR", None, "not measured"),
         ];
         let val = &TARGETS[0];
         assert_eq!(val.value(&rows), Some(0.47));
