@@ -176,7 +176,7 @@ experiment-faults:
 	cargo run --release --bin torus -- experiment faults
 
 coverage:
-	@echo "==> coverage of the within-run confidence interval: docs/coverage.md and .csv (about 15 min on two idle cores)"
+	@echo "==> coverage of the within-run confidence interval: docs/coverage.md and .csv (about 20 min on two cores)"
 	cargo run --release --bin torus -- coverage
 
 # Every router organisation of router= on seed 004's set-up (docs/experiments/router.md): part of
