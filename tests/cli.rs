@@ -374,6 +374,20 @@ fn help_on_every_command_and_the_version() {
     // A scenario command's help says how to give a scenario.
     let (_, help, _) = torus(&["run", "k=4", "--help"]);
     assert!(help.contains("separate arguments") && help.contains("@FILE") && help.contains("frate"), "{help}");
+    // It lists every scenario key, in canonical order.
+    let listed: Vec<&str> = help
+        .split("keys:")
+        .nth(1)
+        .expect("a list of keys")
+        .lines()
+        .take_while(|l| !l.starts_with('('))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert_eq!(listed, torus_explorer::scenario::KEYS, "{help}");
+    // Without a command: a one-line error that names the commands.
+    let (code, _, err) = torus(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no command given") && err.contains("run, sweep, saturation"), "{err}");
     let (code, version, _) = torus(&["--version"]);
     assert_eq!((code, version.trim()), (0, concat!("torus ", env!("CARGO_PKG_VERSION"))));
     let (code, _, err) = torus(&["help", "frobnicate"]);

@@ -64,19 +64,34 @@ own), and adds each one's result and the mean and 95 % confidence interval acros
 run, sweep, saturation, validate, experiment and coverage take --threads N: worker threads (default: one
 per core); the results are the same for every N, only the wall time changes.";
 
-/// How a scenario is given, the end of the overview and of every scenario command's help.
+/// How a scenario is given, the end of the overview and of every scenario command's help
+/// (before and after the list of keys, which [`scenario_help`] spells from [`scenario::KEYS`]).
 const SCENARIO: &str = "A scenario is key=value pairs, given in any of three forms, which mix:
   one quoted string joined by '&'  torus run \"k=8&routing=dor&traffic=tornado&rate=0.02\"
   separate arguments, no quotes    torus run k=8 routing=dor traffic=tornado rate=0.02
   @FILE: one key=value a line      torus run @goal.txt rate=0.02     ('#' starts a comment)
 A key given again in a later argument replaces the earlier one. Unquoted, a '&' ends the command
 for the shell, which runs `torus run k=8` in the background with the other keys lost: quote the
-string, or separate the keys with spaces.
-keys: k n routing switching scout traffic rate len vcs buf beta seed warmup cycles unsafe mq qcap
-      flinks fnodes frandom misroute ci router lengths
-(warmup=auto and cycles=auto decide the warm-up and the window as the run goes; rate is in
+string, or separate the keys with spaces.";
+const SCENARIO_END: &str = "(warmup=auto and cycles=auto decide the warm-up and the window as the run goes; rate is in
 messages/node/cycle, or give frate, the offered load in flits/node/cycle: frate=0.2 with len=16
 is rate=0.0125, and the scenario string the tool prints spells rate)";
+
+/// [`SCENARIO`], the scenario keys in canonical order and [`SCENARIO_END`].
+fn scenario_help() -> String {
+    let mut keys = String::from("keys:");
+    let mut width = keys.len();
+    for key in torus_explorer::scenario::KEYS {
+        if width + 1 + key.len() > 96 {
+            keys.push_str("\n     ");
+            width = 5;
+        }
+        keys.push(' ');
+        keys.push_str(key);
+        width += 1 + key.len();
+    }
+    format!("{SCENARIO}\n{keys}\n{SCENARIO_END}")
+}
 
 /// `torus help <command>` and `torus <command> --help`.
 fn command_help(command: &str) -> Option<String> {
@@ -150,7 +165,7 @@ torus run --batch [--part I/N] [--threads N]
         _ => return None,
     };
     let scenario = ["run", "sweep", "saturation", "model"].contains(&command);
-    Some(if scenario { format!("{text}\n\n{SCENARIO}") } else { text.to_string() })
+    Some(if scenario { format!("{text}\n\n{}", scenario_help()) } else { text.to_string() })
 }
 
 /// The commands, in the order the overview gives them.
@@ -334,7 +349,7 @@ fn threads_option(args: &[String]) -> Result<(), Fail> {
 
 fn dispatch(args: &[String]) -> Result<(), Fail> {
     let Some(command) = args.first() else {
-        return Err(Fail(USAGE.lines().next().unwrap_or_default().to_string() + "; see `torus help`"));
+        return Err(Fail(format!("no command given; commands: {}; see `torus help`", COMMANDS.join(", "))));
     };
     if COMMANDS.contains(&command.as_str()) && args[1..].iter().any(|a| a == "--help" || a == "-h") {
         out!("{}", command_help(command).unwrap_or_default());
@@ -498,7 +513,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         "experiment" => experiment_command(args)?,
         "coverage" => coverage_command(args)?,
         "help" | "--help" | "-h" => match positional(args, &[])?.as_slice() {
-            [] => out!("{USAGE}\n\n{SCENARIO}"),
+            [] => out!("{USAGE}\n\n{}", scenario_help()),
             [name] => out!("{}", command_help(name).ok_or_else(|| unknown_command(name))?),
             [_, extra, ..] => return Err(Fail(format!("unexpected argument `{extra}` for `help`; see `torus help`"))),
         },
