@@ -134,6 +134,7 @@ impl Effort {
             warmup: 3_000,
             cycles: 10_000,
             permutation_cycles: 4_000,
+            // About what fits in an hour on two cores (permutations.md prices the paper's 1,000).
             permutations: 30,
             histogram_packets: 10_000,
             stability_points: 10,
@@ -600,8 +601,11 @@ pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, wall: Wall
          busiest channel count on their own. One search per permutation: the seed picks the permutation, \
          so the spread over permutations includes the spread over seeds.",
         &format!(
-            "{} permutations; runs: warm-up {} cycles, window {} cycles, per search point.",
-            effort.permutations, effort.warmup, effort.permutation_cycles
+            "{} permutations; runs: warm-up {} cycles, window {} cycles, per search point.{}",
+            effort.permutations,
+            effort.warmup,
+            effort.permutation_cycles,
+            paper_count_estimate(effort.permutations, wall)
         ),
         wall,
     );
@@ -614,6 +618,21 @@ pub fn permutation_markdown(rows: &[PermutationRow], effort: &Effort, wall: Wall
         let _ = writeln!(md, "| {claim} | {result} |");
     }
     md
+}
+
+/// What the paper's 1,000 permutations would cost at this run's pace, from its wall time: the
+/// reason a run uses fewer.
+fn paper_count_estimate(permutations: usize, (seconds, threads): WallTime) -> String {
+    if permutations == 0 || seconds <= 0.0 {
+        return String::new();
+    }
+    let per_permutation = seconds / permutations as f64;
+    format!(
+        " Each permutation took {per_permutation:.0} s for all the algorithms on {threads} thread{}, so the paper's \
+         1,000 would take about {:.0} hours here.",
+        if threads == 1 { "" } else { "s" },
+        1000.0 * per_permutation / 3600.0
+    )
 }
 
 /// One of the paper's measured pairs, as an offset from the source (the torus is
@@ -1024,6 +1043,14 @@ mod tests {
         let md = saturation_markdown(&rows, &tiny(), (1.0, 1));
         assert!(md.contains("| minad | 3 × 8 |") && md.contains("| MIN AD: 0.33 on TOR | 0.30 |"), "{md}");
         assert_eq!(saturation_csv(&rows).lines().count(), rows.len() + 1);
+    }
+
+    #[test]
+    fn the_paper_count_is_priced_from_the_wall_time() {
+        // 30 permutations in an hour: 120 s each, 1,000 in 33 hours.
+        let line = paper_count_estimate(30, (3600.0, 2));
+        assert!(line.contains("took 120 s for all the algorithms on 2 threads") && line.contains("about 33 hours"), "{line}");
+        assert_eq!(paper_count_estimate(0, (10.0, 1)), "");
     }
 
     #[test]
