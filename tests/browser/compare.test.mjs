@@ -228,6 +228,50 @@ test('the router panel shows a router of either torus', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('a click on a worm of the second torus follows that simulation\'s message', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
+  await page.evaluate(() => {
+    const e = window.torusExplorer;
+    e.pause();
+    e.step(400);
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // A pixel in the first message colour (Okabe–Ito orange) on the second canvas lies on one of
+  // its worms: no other drawing uses it.
+  const at = await page.evaluate(() => {
+    const c = document.getElementById('torus-b');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const hits = [];
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    if (hits.length === 0) return null;
+    const p = hits[hits.length >> 1];
+    const r = c.getBoundingClientRect();
+    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
+  });
+  assert.ok(at, 'a worm in the first message colour is drawn on the second torus');
+  await page.locator('#torus-b').click({ position: at });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const followed = await page.evaluate(() => [window.torusExplorer.followed(0), window.torusExplorer.followed(1)]);
+  assert.equal(followed[0], 0xffffffff, 'nothing followed on the first torus');
+  assert.ok(followed[1] !== 0xffffffff, 'a message followed on the second');
+  const label = await page.locator('#torus-label-b').textContent();
+  await page.waitForFunction(() => document.getElementById('message-text').textContent !== '');
+  const text = await page.locator('#message-text').textContent();
+  assert.ok(text.startsWith(`Message #${followed[1]} on ${label} (`), text);
+  assert.match(text, /header at node \d+|left the network|no longer in the network/);
+  // Its trail grows as the second simulation runs on.
+  await page.evaluate(() => window.torusExplorer.step(30));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.match(await page.locator('#message-text').textContent(), new RegExp(`^Message #${followed[1]} on `));
+  // Following a message on the first torus ends following this one: one panel, one message.
+  await page.evaluate(() => window.torusExplorer.follow(1, 0));
+  assert.deepEqual(await page.evaluate(() => [window.torusExplorer.followed(0), window.torusExplorer.followed(1)]), [1, 0xffffffff]);
+  await page.click('#message-close');
+  assert.deepEqual(await page.evaluate(() => [window.torusExplorer.followed(0), window.torusExplorer.followed(1)]), [0xffffffff, 0xffffffff]);
+  assert.ok(await page.locator('#message').isHidden());
+  assert.deepEqual(errors, []);
+});
+
 test('the accepted-against-offered chart has a sweep and a live point for each simulation', async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}#${LINK}`);
   await page.waitForFunction(() => {

@@ -215,6 +215,7 @@ class App {
   // 0, as the first is), its label, the note on its seed, and its series on the charts.
   buildSecond() {
     if (this.routerOf && this.routerOf === this.second) this.selectNode(-1);
+    if (this.second && this.second.followed) this.follow(FREE);
     if (this.second) this.second.free();
     this.second = null;
     if (this.compareValue != null) {
@@ -1052,7 +1053,7 @@ class App {
       failedNodes: this.failedNodes,
       stuck: stuck.map((h) => ({ vc: h.vc, fault: h.fault })),
     };
-    if (this.followed) this.showMessage();
+    if (this.followed || (this.second && this.second.followed)) this.showMessage();
     $('cycle-label').textContent = `cycle ${this.cycle().toLocaleString('en')}`;
     if (this.routerOf) this.showRouter();
   }
@@ -1137,13 +1138,18 @@ class App {
     this.follow(this.view.messageAt(x, y));
   }
 
-  // A click inside a node's square of the second torus shows that simulation's router.
+  // A click on the second torus does the same for that simulation: its router, or a message
+  // of its own to follow.
   clickSecond(e) {
     const second = this.second;
     if (!second) return;
     const [x, y] = this.canvasPoint(e, second);
     const node = second.view.nodeAt(x, y, -second.view.half * 0.15);
-    if (node >= 0) this.selectNode(node === second.selected ? -1 : node, second);
+    if (node >= 0) {
+      this.selectNode(node === second.selected ? -1 : node, second);
+      return;
+    }
+    this.follow(second.view.messageAt(x, y), second);
   }
 
   // Orientation: the node or channel under the mouse, by its coordinates (on either torus in
@@ -1208,20 +1214,25 @@ class App {
     status.textContent = error ? '' : `${node >= 0 ? 'node' : 'link'} ${item} ${listed.includes(item) ? 'repaired' : 'failed'}`;
   }
 
-  follow(id) {
-    this.followed = id === FREE ? null : { id, since: this.cycle(), trail: [], head: -1, gone: null };
-    $('message').hidden = !this.followed;
+  // Follows message `id` of simulation `sim` (in compare mode the second's, or the page's own):
+  // one message at a time, with one panel, so following one ends following any other.
+  follow(id, sim = this) {
+    for (const s of [this, this.second]) if (s) s.followed = null;
+    sim.followed = id === FREE ? null : { id, since: sim.cycle(), trail: [], head: -1, gone: null };
+    $('message').hidden = !sim.followed;
     this.dirty = true;
   }
 
-  // Tracks the followed message's header (extending its trail) and describes it.
+  // Tracks the followed message's header (extending its trail) and describes it, on the torus
+  // of the simulation that follows one.
   showMessage() {
-    const f = this.followed;
-    const { blocked } = this.stateViews();
-    const vcs = this.vcs;
-    const k = this.k;
-    const w = (this.view.drawn || []).find((x) => x.id === f.id);
-    const cycle = this.cycle();
+    const sim = this.second && this.second.followed ? this.second : this;
+    const f = sim.followed;
+    const { blocked } = sim.stateViews();
+    const vcs = sim.vcs;
+    const k = sim.k;
+    const w = (sim.view.drawn || []).find((x) => x.id === f.id);
+    const cycle = sim.cycle();
     let state;
     if (!w) {
       if (f.gone === null) f.gone = cycle;
@@ -1239,7 +1250,8 @@ class App {
         `${w.chain.length} VCs held, ${flits} flits in them${w.from === 0 && w.sourceFlits ? `, ${w.sourceFlits} still at the source` : ''}` +
         `${w.probe && w.probe.lead > 0 ? `; the probe is ${w.probe.lead} channels ahead of the data` : ''}`;
     }
-    $('message-text').textContent = `Message #${f.id} (followed since cycle ${f.since.toLocaleString('en')}; ` +
+    const which = this.second ? ` on ${$(sim === this ? 'torus-label' : 'torus-label-b').textContent}` : '';
+    $('message-text').textContent = `Message #${f.id}${which} (followed since cycle ${f.since.toLocaleString('en')}; ` +
       `channels its header took since: ${f.trail.length}): ${state}.`;
   }
 
@@ -2180,7 +2192,10 @@ async function main() {
     broadcastTree: (source) => Array.from(app.explorer.broadcast_tree(source)),
     // Shows node's router; i = 1 the second simulation's in compare mode.
     selectNode: (node, i = 0) => app.selectNode(node, Number(i) === 0 ? app : secondOf(i)),
-    follow: (id) => app.follow(id),
+    // Follows message id; i = 1 on the second simulation in compare mode.
+    follow: (id, i = 0) => app.follow(id, Number(i) === 0 ? app : secondOf(i)),
+    // The message followed on simulation i, or -1 (FREE) for none.
+    followed: (i = 0) => { const f = (Number(i) === 0 ? app : secondOf(i)).followed; return f ? f.id : FREE; },
     channelFlits: () => Array.from(app.stateViews().channelFlits),
     heat: () => Array.from(app.heat),
     // What the heat overlay draws: the measured utilisation, or the predicted one when chosen.
