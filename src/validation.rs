@@ -320,7 +320,10 @@ impl PointComparison {
     }
 
     fn error_of(&self, model: Option<f64>) -> Option<f64> {
-        let sim = Some(self.simulated).filter(|s| !s.saturated && !s.deadlock && s.latency > 0.0)?;
+        let sim = self.simulated;
+        if sim.saturated || sim.deadlock || sim.latency <= 0.0 {
+            return None;
+        }
         Some((model? - sim.latency) / sim.latency)
     }
 }
