@@ -35,7 +35,8 @@
 //!   is blocked at the VC instead); with many VCs it is most of the delay. It replaces V̄ in
 //!   the latency, which it models hop by hop.
 
-use super::queueing::{behind_own_input, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, vc_wait};
+use super::queueing::{behind_own_input, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, queued_wait, residual_hold};
+use super::at;
 use super::routes::{Flows, ResourceKind, Routes, NONE};
 use crate::models::shared::{occupancy_ends, vc_occupancy};
 use crate::routing::MAX_CANDIDATES;
@@ -74,6 +75,24 @@ pub struct Prepared {
     /// Per transition: its (input, channel) pair; per option: the same pair.
     transition_pair: Vec<u32>,
     pairs: usize,
+    /// Per option: what a round reads of it, gathered in one place.
+    option_info: Vec<OptionInfo>,
+    /// Per option e: the earlier options of its decision on the same channel,
+    /// `same_channel_earlier[same_channel_start[e]..same_channel_start[e + 1]]`.
+    same_channel_start: Vec<u32>,
+    same_channel_earlier: Vec<u32>,
+}
+
+/// An option's resource, transition, (input, channel) pair and channel (`NONE` for an ejection
+/// port), and the VCs of its class.
+#[derive(Clone, Copy, Debug)]
+struct OptionInfo {
+    resource: u32,
+    transition: u32,
+    pair: u32,
+    channel: u32,
+    vcs: f64,
+    ejects: bool,
 }
 
 /// The model at one rate.
@@ -133,7 +152,7 @@ impl Prepared {
             resource_edges[option.resource as usize].push(e as u32);
         }
         let mut pair_ids: HashMap<(u32, u32), u32> = HashMap::new();
-        let transition_pair = routes
+        let transition_pair: Vec<u32> = routes
             .transitions
             .iter()
             .map(|&(input, b)| {
@@ -141,6 +160,31 @@ impl Prepared {
                 *pair_ids.entry((input, resource_channel[b as usize])).or_insert(next)
             })
             .collect();
+        let option_info: Vec<OptionInfo> = routes
+            .options
+            .iter()
+            .zip(&routes.option_transition)
+            .map(|(option, &transition)| {
+                let b = option.resource as usize;
+                OptionInfo {
+                    resource: option.resource,
+                    transition,
+                    pair: transition_pair[transition as usize],
+                    channel: resource_channel[b],
+                    vcs: routes.resources[b].vcs as f64,
+                    ejects: matches!(routes.resources[b].kind, ResourceKind::Ejection(_)),
+                }
+            })
+            .collect();
+        let mut same_channel_start = vec![0u32];
+        let mut same_channel_earlier = Vec::new();
+        for (e, info) in option_info.iter().enumerate() {
+            let first = routes.decisions[routes.option_decision[e] as usize].first as usize;
+            if info.channel != NONE {
+                same_channel_earlier.extend((first..e).filter(|&x| option_info[x].channel == info.channel).map(|x| x as u32));
+            }
+            same_channel_start.push(same_channel_earlier.len() as u32);
+        }
         Ok(Prepared {
             len: s.len as f64,
             hop_delay: (s.link_delay + s.router_delay) as f64,
@@ -153,6 +197,9 @@ impl Prepared {
             resource_edges,
             transition_pair,
             pairs: pair_ids.len(),
+            option_info,
+            same_channel_start,
+            same_channel_earlier,
             routes,
         })
     }
@@ -271,7 +318,6 @@ struct FixedDecision {
     resource: u32,
     input: u32,
     ejects: bool,
-    vcs: f64,
     share: f64,
     others: f64,
     same_way: f64,
@@ -299,6 +345,10 @@ struct Round {
     all_busy: Vec<f64>,
     residual: Vec<f64>,
     contention: Vec<f64>,
+    /// Per network resource: S/V and R/V, the terms of [`vc_wait`] that depend on its hold
+    /// alone ([`queued_wait`]).
+    hold_per_vc: Vec<f64>,
+    residual_per_vc: Vec<f64>,
     /// Per resource: probability that a header entering it follows its previous holder closely.
     followed: Vec<f64>,
     /// Per (input, channel) pair: messages/cycle at one message per node per cycle.
@@ -337,6 +387,8 @@ impl Round {
             all_busy: vec![0.0; resources],
             residual: vec![0.0; resources],
             contention: vec![0.0; resources],
+            hold_per_vc: vec![0.0; resources],
+            residual_per_vc: vec![0.0; resources],
             followed: vec![0.0; resources],
             pair_flow: vec![0.0; p.pairs],
             channel_flow: vec![0.0; r.channels as usize],
@@ -361,6 +413,11 @@ impl Round {
         self.overloaded = false;
         for (i, res) in r.resources.iter().enumerate() {
             let lambda = rate * self.flows.resource[i];
+            if let ResourceKind::Network { .. } = res.kind {
+                let vcs = res.vcs as f64;
+                self.hold_per_vc[i] = hold[i] / vcs;
+                self.residual_per_vc[i] = residual_hold(hold[i], len) / vcs;
+            }
             match res.kind {
                 ResourceKind::Ejection(_) => {
                     self.residual[i] = ejection_wait(lambda, len);
@@ -377,7 +434,7 @@ impl Round {
                 _ => {
                     let (_, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
                     self.all_busy[i] = all_busy;
-                    self.residual[i] = vc_wait(hold[i], len, res.vcs as f64, 0.0);
+                    self.residual[i] = queued_wait(self.residual_per_vc[i], self.hold_per_vc[i], 0.0);
                 }
             }
         }
@@ -437,16 +494,15 @@ impl Round {
             for (d, decision) in r.decisions.iter().enumerate() {
                 let e = decision.first as usize;
                 let ejects = matches!(r.resources[r.options[e].resource as usize].kind, ResourceKind::Ejection(_));
-                self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, d, e) };
                 let b = r.options[e].resource as usize;
                 let from = self.flows.transition[r.option_transition[e] as usize];
+                self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, e, from) };
                 let share = other_inputs_share(from, self.flows.resource[b]);
                 let input = decision.input as usize;
                 self.fixed.push(FixedDecision {
                     resource: b as u32,
                     input: decision.input,
                     ejects,
-                    vcs: r.resources[b].vcs as f64,
                     share,
                     others: (self.contention[b] - rate * from * share).max(0.0),
                     same_way: if self.flows.resource[input] > 0.0 { from / self.flows.resource[input] } else { f64::NAN },
@@ -488,17 +544,18 @@ impl Round {
             }
             // Edge e's followers run from where edge e − 1's ended to follower_start[e + 1].
             let mut first = 0;
-            for ((next, &flow), &end) in next_after.iter_mut().zip(edge).zip(&follower_start[1..]) {
-                let end = end as usize;
+            for e in 0..next_after.len() {
+                let end = at(follower_start, e + 1) as usize;
+                let flow = at(edge, e);
                 let mut a = 0.0;
                 if flow > 0.0 {
-                    for (f, &d) in follower[first..end].iter().zip(&followers[first..end]) {
-                        a += f * ahead[d as usize];
+                    for f in first..end {
+                        a += at(follower, f) * at(ahead, at(followers, f) as usize);
                     }
                     a /= flow;
                 }
                 first = end;
-                *next = a;
+                next_after[e] = a;
             }
             std::mem::swap(&mut after, &mut next_after);
         }
@@ -576,6 +633,7 @@ impl Round {
     fn decide_fixed(&mut self, p: &Prepared, hold: &[f64]) {
         let len = p.len;
         let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
+        let (hold_per_vc, residual_per_vc) = (&self.hold_per_vc[..], &self.residual_per_vc[..]);
         let decisions = self.fixed.iter().zip(&self.channel_wait).zip(
             self.block.iter_mut().zip(self.vc_wait.iter_mut()).zip(self.ejection_wait.iter_mut().zip(self.delay.iter_mut())),
         );
@@ -584,7 +642,7 @@ impl Round {
             let (blocked, waits, ejection) = if f.ejects {
                 (0.0, 0.0, residual[b] * f.share)
             } else {
-                (all_busy[b] * f.share, vc_wait(hold[b], len, f.vcs, f.others).min(OVERLOADED_WAIT), 0.0)
+                (all_busy[b] * f.share, queued_wait(residual_per_vc[b], hold_per_vc[b], f.others).min(OVERLOADED_WAIT), 0.0)
             };
             let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
             let mut delay = ejection + blocked * vc_wait + channel;
@@ -606,11 +664,11 @@ impl Round {
         let options = decision.first as usize..(decision.first + decision.len) as usize;
         let input = decision.input as usize;
         let (mut blocked, mut waits, mut ejection, mut channel) = (1.0, 0.0, 0.0, 0.0);
-        for e in options.clone() {
-            let b = r.options[e].resource as usize;
-            let from = self.flows.transition[r.option_transition[e] as usize];
+        for (e, info) in options.clone().zip(&p.option_info[options.clone()]) {
+            let b = info.resource as usize;
+            let from = self.flows.transition[info.transition as usize];
             let share = other_inputs_share(from, self.flows.resource[b]);
-            if matches!(r.resources[b].kind, ResourceKind::Ejection(_)) {
+            if info.ejects {
                 // No VC to win: the ejection port serves the messages of other inputs first.
                 ejection = self.residual[b] * share;
                 blocked = 0.0;
@@ -618,8 +676,8 @@ impl Round {
             }
             blocked *= self.all_busy[b] * share;
             let others = (self.contention[b] - rate * from * share).max(0.0);
-            waits += vc_wait(hold[b], len, r.resources[b].vcs as f64, others).min(OVERLOADED_WAIT);
-            channel += self.split[e] * self.channel_slots(p, rate, hold, d, e);
+            waits += queued_wait(self.residual_per_vc[b], self.hold_per_vc[b], others).min(OVERLOADED_WAIT);
+            channel += self.split[e] * self.channel_slots(p, rate, hold, e, from);
         }
         let m = decision.len as f64;
         let vc_wait = if blocked > 0.0 { waits / (m * m) } else { 0.0 };
@@ -628,8 +686,8 @@ impl Round {
             // Behind the previous message of the same input, which also went this way: wait for
             // the part of its hold beyond the M + 1 cycles of its flits.
             let e = decision.first as usize;
-            let b = r.options[e].resource as usize;
-            let same_way = self.flows.transition[r.option_transition[e] as usize] / self.flows.resource[input];
+            let b = p.option_info[e].resource as usize;
+            let same_way = self.flows.transition[p.option_info[e].transition as usize] / self.flows.resource[input];
             delay += behind_own_input(self.followed[input], same_way, hold[b], len);
         }
         self.block[d] = blocked;
@@ -642,28 +700,26 @@ impl Round {
     /// The wait for the flit slots of option `e`'s channel: another input's worm streaming on
     /// another VC of it sends first. An option taken because the earlier ones on the same
     /// channel were busy finds their worms on the channel, streaming for M of their S cycles.
-    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], d: usize, e: usize) -> f64 {
-        let r = &p.routes;
+    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize, to_class: f64) -> f64 {
         let len = p.len;
-        let decision = r.decisions[d];
-        let b = r.options[e].resource as usize;
-        let c = p.resource_channel[b];
+        let info = p.option_info[e];
+        let b = info.resource as usize;
+        let c = info.channel;
         if c == NONE {
             return 0.0;
         }
-        let from_input = self.pair_flow[p.transition_pair[r.option_transition[e] as usize] as usize];
-        let to_class = self.flows.transition[r.option_transition[e] as usize];
+        let from_input = self.pair_flow[info.pair as usize];
         // With one VC in its class, a worm of the class holds the VC and blocks there instead.
-        let same_class = if r.resources[b].vcs == 1 { self.flows.resource[b] - to_class } else { 0.0 };
+        let same_class = if info.vcs == 1.0 { self.flows.resource[b] - to_class } else { 0.0 };
         let mut others = (self.channel_flow[c as usize] - from_input - same_class).max(0.0);
         let mut idle = 1.0;
-        for earlier in decision.first as usize..e {
-            let b2 = r.options[earlier].resource as usize;
-            if p.resource_channel[b2] == c {
-                let from2 = self.flows.transition[r.option_transition[earlier] as usize];
-                others = (others - (self.flows.resource[b2] - from2)).max(0.0);
-                idle *= 1.0 - (len / hold[b2]).min(1.0);
-            }
+        let earlier = p.same_channel_start[e] as usize..p.same_channel_start[e + 1] as usize;
+        for &earlier in &p.same_channel_earlier[earlier] {
+            let info2 = p.option_info[earlier as usize];
+            let b2 = info2.resource as usize;
+            let from2 = self.flows.transition[info2.transition as usize];
+            others = (others - (self.flows.resource[b2] - from2)).max(0.0);
+            idle *= 1.0 - (len / hold[b2]).min(1.0);
         }
         channel_slot_wait(rate * others * len, idle, len).min(OVERLOADED_WAIT)
     }
