@@ -81,6 +81,23 @@ pub struct Prepared {
     /// `same_channel_earlier[same_channel_start[e]..same_channel_start[e + 1]]`.
     same_channel_start: Vec<u32>,
     same_channel_earlier: Vec<u32>,
+    /// Per decision d: its priority groups, lowest first,
+    /// `split_groups[split_group_start[d]..split_group_start[d + 1]]` (none for one option).
+    split_group_start: Vec<u32>,
+    split_groups: Vec<SplitGroup>,
+    /// Per group option: its index in the decision and its channel's place in the group.
+    split_group_options: Vec<(u8, u8)>,
+    /// Per group: its channels (`NONE` for an ejection port) in order of first appearance.
+    split_group_channels: Vec<u32>,
+}
+
+/// The options of one priority of a decision, in order
+/// (`split_group_options[options.0..options.1]`), and their channels
+/// (`split_group_channels[channels.0..channels.1]`).
+#[derive(Clone, Copy, Debug)]
+struct SplitGroup {
+    options: (u32, u32),
+    channels: (u32, u32),
 }
 
 /// An option's resource, transition, (input, channel) pair and channel (`NONE` for an ejection
@@ -185,6 +202,36 @@ impl Prepared {
             }
             same_channel_start.push(same_channel_earlier.len() as u32);
         }
+        let mut split_group_start = vec![0u32];
+        let (mut split_groups, mut split_group_options, mut split_group_channels) = (Vec::new(), Vec::new(), Vec::new());
+        for decision in &routes.decisions {
+            let options = &routes.options[decision.first as usize..(decision.first + decision.len) as usize];
+            if options.len() > 1 {
+                let mut priorities: Vec<u8> = options.iter().map(|o| o.priority).collect();
+                priorities.sort_unstable();
+                priorities.dedup();
+                for priority in priorities {
+                    let (options_start, channels_start) = (split_group_options.len() as u32, split_group_channels.len() as u32);
+                    for (i, option) in options.iter().enumerate().filter(|(_, o)| o.priority == priority) {
+                        let c = resource_channel[option.resource as usize];
+                        let channels = &mut split_group_channels[channels_start as usize..];
+                        let k = match channels.iter().position(|&x| x == c) {
+                            Some(k) => k,
+                            None => {
+                                split_group_channels.push(c);
+                                split_group_channels.len() - 1 - channels_start as usize
+                            }
+                        };
+                        split_group_options.push((i as u8, k as u8));
+                    }
+                    split_groups.push(SplitGroup {
+                        options: (options_start, split_group_options.len() as u32),
+                        channels: (channels_start, split_group_channels.len() as u32),
+                    });
+                }
+            }
+            split_group_start.push(split_groups.len() as u32);
+        }
         Ok(Prepared {
             len: s.len as f64,
             hop_delay: (s.link_delay + s.router_delay) as f64,
@@ -200,6 +247,10 @@ impl Prepared {
             option_info,
             same_channel_start,
             same_channel_earlier,
+            split_group_start,
+            split_groups,
+            split_group_options,
+            split_group_channels,
             routes,
         })
     }
@@ -732,44 +783,33 @@ impl Round {
     /// every option busy takes the first to free, in proportion to how fast each frees.
     fn update_split(&mut self, p: &Prepared) {
         let r = &p.routes;
-        for decision in &r.decisions {
+        for (d, decision) in r.decisions.iter().enumerate() {
             if decision.len == 1 {
                 continue;
             }
             let first = decision.first as usize;
             let n = decision.len as usize;
+            let infos = &p.option_info[first..first + n];
             let mut free = [0.0f64; MAX_CANDIDATES];
-            for (i, f) in free.iter_mut().enumerate().take(n) {
-                let e = first + i;
-                let b = r.options[e].resource as usize;
-                let from = self.flows.transition[r.option_transition[e] as usize];
+            for (f, info) in free.iter_mut().zip(infos) {
+                let b = info.resource as usize;
+                let from = self.flows.transition[info.transition as usize];
                 *f = 1.0 - self.all_busy[b] * other_inputs_share(from, self.flows.resource[b]);
             }
-            let channel_of = |i: usize| p.resource_channel[r.options[first + i].resource as usize];
             let mut taken = [0.0f64; MAX_CANDIDATES];
             let mut reach = 1.0;
-            let mut done = [false; MAX_CANDIDATES];
-            while let Some(lowest) = (0..n).filter(|&i| !done[i]).map(|i| r.options[first + i].priority).min() {
-                // The group's channels, in order of first appearance.
-                let mut channels = [NONE; MAX_CANDIDATES];
+            let groups = &p.split_groups[p.split_group_start[d] as usize..p.split_group_start[d + 1] as usize];
+            for group in groups {
+                // The group's options in order, and its channels in order of first appearance.
+                let options = &p.split_group_options[group.options.0 as usize..group.options.1 as usize];
+                let channels = &p.split_group_channels[group.channels.0 as usize..group.channels.1 as usize];
+                let count = channels.len();
                 let mut port_free = [0.0f64; MAX_CANDIDATES];
-                let mut count = 0;
                 let mut none_free = 1.0;
-                for i in (0..n).filter(|&i| r.options[first + i].priority == lowest) {
-                    done[i] = true;
-                    none_free *= 1.0 - free[i];
-                    let c = channel_of(i);
-                    let k = match channels[..count].iter().position(|&x| x == c) {
-                        Some(k) => k,
-                        None => {
-                            channels[count] = c;
-                            port_free[count] = 0.0;
-                            count += 1;
-                            count - 1
-                        }
-                    };
+                for &(i, k) in options {
+                    none_free *= 1.0 - free[i as usize];
                     // The channel is free when any of its options is.
-                    port_free[k] = 1.0 - (1.0 - port_free[k]) * (1.0 - free[i]);
+                    port_free[k as usize] = 1.0 - (1.0 - port_free[k as usize]) * (1.0 - free[i as usize]);
                 }
                 let mut chosen = [0.0f64; MAX_CANDIDATES];
                 let mut no_idle_before = 1.0;
@@ -791,7 +831,8 @@ impl Round {
                         continue;
                     }
                     let mut none_before = 1.0;
-                    for i in (0..n).filter(|&i| r.options[first + i].priority == lowest && channel_of(i) == channels[k]) {
+                    for &(i, _) in options.iter().filter(|&&(_, on)| on as usize == k) {
+                        let i = i as usize;
                         taken[i] += reach * chosen[k] * free[i] * none_before / port_free[k];
                         none_before *= 1.0 - free[i];
                     }
@@ -800,8 +841,8 @@ impl Round {
             }
             // Every option busy: the first to free, at rate 1/residual.
             let mut rates = [0.0f64; MAX_CANDIDATES];
-            for (i, rate) in rates.iter_mut().enumerate().take(n) {
-                *rate = 1.0 / self.residual[r.options[first + i].resource as usize].max(1e-12);
+            for (rate, info) in rates.iter_mut().zip(infos) {
+                *rate = 1.0 / self.residual[info.resource as usize].max(1e-12);
             }
             let total: f64 = rates[..n].iter().sum();
             for i in 0..n {
