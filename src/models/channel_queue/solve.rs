@@ -396,6 +396,8 @@ struct Round {
     all_busy: Vec<f64>,
     residual: Vec<f64>,
     contention: Vec<f64>,
+    /// Per resource: P_0, the probability that none of its VCs is busy.
+    no_vc_busy: Vec<f64>,
     /// Per network resource: S/V and R/V, the terms of [`vc_wait`] that depend on its hold
     /// alone ([`queued_wait`]).
     hold_per_vc: Vec<f64>,
@@ -438,6 +440,7 @@ impl Round {
             all_busy: vec![0.0; resources],
             residual: vec![0.0; resources],
             contention: vec![0.0; resources],
+            no_vc_busy: vec![1.0; resources],
             hold_per_vc: vec![0.0; resources],
             residual_per_vc: vec![0.0; resources],
             followed: vec![0.0; resources],
@@ -481,9 +484,11 @@ impl Round {
                     self.overload(r.adaptive)?;
                     self.all_busy[i] = 1.0;
                     self.residual[i] = OVERLOADED_WAIT;
+                    self.no_vc_busy[i] = occupancy_ends(lambda, hold[i], res.vcs as usize).0;
                 }
                 _ => {
-                    let (_, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
+                    let (no_vc_busy, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
+                    self.no_vc_busy[i] = no_vc_busy;
                     self.all_busy[i] = all_busy;
                     self.residual[i] = queued_wait(self.residual_per_vc[i], self.hold_per_vc[i], 0.0);
                 }
@@ -497,10 +502,7 @@ impl Round {
         self.follow_closely(p, rate, hold);
         if r.adaptive {
             for (c, resources) in p.channel_resources.iter().enumerate() {
-                self.channel_idle[c] = resources
-                    .iter()
-                    .map(|&i| occupancy_ends(rate * self.flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize).0)
-                    .product();
+                self.channel_idle[c] = resources.iter().map(|&i| self.no_vc_busy[i as usize]).product();
             }
             self.update_split(p);
             r.flows_into(&self.split, &mut self.flows, &mut self.state_flow);
