@@ -887,3 +887,91 @@ impl Round {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prepared(text: &str) -> Prepared {
+        Prepared::new(&Scenario::parse(text).unwrap()).unwrap()
+    }
+
+    const ADAPTIVE: [&str; 5] = [
+        "k=4&routing=minad&traffic=uniform",
+        "k=4&routing=goal&traffic=transpose",
+        "k=4&routing=duato&traffic=uniform&vcs=5",
+        "k=4&routing=nbc&traffic=tornado",
+        "k=3&n=3&routing=adaptive&traffic=uniform&vcs=4",
+    ];
+
+    #[test]
+    fn split_groups_hold_each_priority_of_a_decision_with_its_channels_in_order() {
+        for text in ADAPTIVE {
+            let p = prepared(text);
+            let r = &p.routes;
+            let mut several = 0;
+            for (d, decision) in r.decisions.iter().enumerate() {
+                let options = &r.options[decision.first as usize..(decision.first + decision.len) as usize];
+                let groups = &p.split_groups[p.split_group_start[d] as usize..p.split_group_start[d + 1] as usize];
+                if options.len() == 1 {
+                    assert!(groups.is_empty(), "{text}: decision {d}");
+                    continue;
+                }
+                several += 1;
+                let mut priorities: Vec<u8> = options.iter().map(|o| o.priority).collect();
+                priorities.sort_unstable();
+                priorities.dedup();
+                assert_eq!(groups.len(), priorities.len(), "{text}: decision {d}");
+                for (group, &priority) in groups.iter().zip(&priorities) {
+                    let members = &p.split_group_options[group.options.0 as usize..group.options.1 as usize];
+                    let channels = &p.split_group_channels[group.channels.0 as usize..group.channels.1 as usize];
+                    // Every option of this priority, in order, none other.
+                    let expected: Vec<u8> = (0..options.len() as u8).filter(|&i| options[i as usize].priority == priority).collect();
+                    assert_eq!(members.iter().map(|m| m.0).collect::<Vec<u8>>(), expected, "{text}: decision {d}");
+                    // Its channels in order of first appearance, each option pointing at its own.
+                    let mut seen: Vec<u32> = Vec::new();
+                    for &(i, k) in members {
+                        let c = p.resource_channel[options[i as usize].resource as usize];
+                        if !seen.contains(&c) {
+                            seen.push(c);
+                        }
+                        assert_eq!(channels[k as usize], c, "{text}: decision {d} option {i}");
+                    }
+                    assert_eq!(channels, &seen[..], "{text}: decision {d}");
+                }
+            }
+            assert!(several > 0, "{text}: some decision offers a choice");
+        }
+    }
+
+    #[test]
+    fn option_facts_are_the_routes_own_and_list_the_earlier_options_on_the_same_channel() {
+        for text in ADAPTIVE.iter().chain(&["k=4&routing=dor&traffic=uniform", "k=4&routing=val&traffic=tornado"]) {
+            let p = prepared(text);
+            let r = &p.routes;
+            let mut shared = 0;
+            for (e, info) in p.option_info.iter().enumerate() {
+                let b = r.options[e].resource;
+                assert_eq!(info.resource, b);
+                assert_eq!(info.transition, r.option_transition[e]);
+                assert_eq!(info.pair, p.transition_pair[r.option_transition[e] as usize]);
+                assert_eq!(info.channel, p.resource_channel[b as usize]);
+                assert_eq!(info.vcs, r.resources[b as usize].vcs as f64);
+                assert_eq!(info.ejects, matches!(r.resources[b as usize].kind, ResourceKind::Ejection(_)));
+                let first = r.decisions[r.option_decision[e] as usize].first as usize;
+                let expected: Vec<u32> = if info.channel == NONE {
+                    Vec::new()
+                } else {
+                    (first..e).filter(|&x| p.resource_channel[r.options[x].resource as usize] == info.channel).map(|x| x as u32).collect()
+                };
+                let listed = &p.same_channel_earlier[p.same_channel_start[e] as usize..p.same_channel_start[e + 1] as usize];
+                assert_eq!(listed, &expected[..], "{text}: option {e}");
+                shared += listed.len();
+            }
+            // Duato's and NBC's adaptive and escape VCs share a channel within one decision.
+            if text.contains("duato") || text.contains("nbc") {
+                assert!(shared > 0, "{text}");
+            }
+        }
+    }
+}
