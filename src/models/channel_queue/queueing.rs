@@ -54,6 +54,16 @@ pub fn vc_wait(hold: f64, len: f64, vcs: f64, others: f64) -> f64 {
     residual_hold(hold, len) / vcs / (1.0 - queue)
 }
 
+/// [`vc_wait`] from S/V and R/V, which depend on the class's hold alone: a round computes them
+/// once per resource and this per decision, the same arithmetic.
+pub fn queued_wait(residual_per_vc: f64, hold_per_vc: f64, others: f64) -> f64 {
+    let queue = hold_per_vc * others;
+    if queue >= 1.0 {
+        return f64::INFINITY;
+    }
+    residual_per_vc / (1.0 - queue)
+}
+
 /// How long a header waits for the flit slots of its channel when worms of other inputs on its
 /// other VCs stream `streaming` flits/cycle there, and the earlier options on the same channel,
 /// passed over because busy, are each idle for the rest of their hold (`idle`, the product of
@@ -138,6 +148,14 @@ mod tests {
         // Two VCs: residual/2 = 5.2, queue 10 · 0.01 = 0.1: 5.2/0.9.
         assert!((vc_wait(20.0, 16.0, 2.0, 0.01) - 5.2 / 0.9).abs() < 1e-12);
         assert_eq!(vc_wait(20.0, 16.0, 1.0, 0.05), f64::INFINITY);
+    }
+
+    #[test]
+    fn queued_wait_is_vc_wait_bit_for_bit() {
+        for (hold, vcs, others) in [(20.0, 1.0, 0.01), (23.7, 3.0, 0.0137), (17.0, 2.0, 0.0), (40.0, 1.0, 0.03), (19.3, 5.0, 0.2)] {
+            let split = queued_wait(residual_hold(hold, 16.0) / vcs, hold / vcs, others);
+            assert_eq!(split.to_bits(), vc_wait(hold, 16.0, vcs, others).to_bits(), "{hold} {vcs} {others}");
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! decide every later one ([`tests::merged_states_give_the_flows_of_every_route_followed_alone`]
 //! checks it for every algorithm).
 
+use super::at;
 use crate::rng::{Draw, Rng, Stream};
 use crate::routing::{self, Algorithm, Candidates, RoutePlan, Routing, EJECT};
 use crate::scenario::Scenario;
@@ -119,6 +120,11 @@ struct StateGraph {
     next: Vec<u32>,
     /// Per (state, option): the follower entry it feeds (`NONE` for ejection).
     follower_slot: Vec<u32>,
+    /// What the sweep of [`Routes::flows_into`] reads, gathered once the graph is sorted: per
+    /// state its decision, first option and number of options; per (state, option), in the
+    /// order of `next`, the next state and the follower entry.
+    sweep_state: Vec<(u32, u32, u32)>,
+    sweep_next: Vec<(u32, u32)>,
     /// Messages/cycle entering at each state (at one message per node per cycle).
     entry: Vec<f64>,
 }
@@ -688,6 +694,13 @@ impl Routes {
                 }
             }
         }
+        graph.sweep_state = (0..states)
+            .map(|x| {
+                let d = interner.decisions[graph.decision[x] as usize];
+                (graph.decision[x], d.first, d.len)
+            })
+            .collect();
+        graph.sweep_next = graph.next.iter().zip(&graph.follower_slot).map(|(&y, &slot)| (y, slot)).collect();
         let mut routes = Routes::assemble(t, interner, start, followers, enumeration, graph);
         let first_option: Vec<f64> =
             routes.decisions.iter().flat_map(|d| (0..d.len).map(|i| if i == 0 { 1.0 } else { 0.0 })).collect();
@@ -712,8 +725,8 @@ impl Routes {
         f.resource.iter_mut().for_each(|x| *x = 0.0);
         f.transition.iter_mut().for_each(|x| *x = 0.0);
         for (e, &flow) in f.edge.iter().enumerate() {
-            f.resource[self.options[e].resource as usize] += flow;
-            f.transition[self.option_transition[e] as usize] += flow;
+            f.resource[at(&self.options, e).resource as usize] += flow;
+            f.transition[at(&self.option_transition, e) as usize] += flow;
         }
     }
 
@@ -727,28 +740,27 @@ impl Routes {
         let g = &self.graph;
         state.clear();
         state.extend_from_slice(&g.entry);
-        // Local slices: the sweep then keeps their bases in registers.
+        // Local slices: the sweep then keeps their bases in registers. The states' options lie
+        // one after the other in `sweep_next`, in state order.
         let (decisions, edge, follower) = (&mut f.decision[..], &mut f.edge[..], &mut f.follower[..]);
-        let (next, slot) = (&g.next[..], &g.follower_slot[..]);
-        for x in 0..state.len() {
-            let flow = state[x];
-            if flow == 0.0 {
-                continue;
-            }
-            let decision = g.decision[x] as usize;
-            let d = self.decisions[decision];
-            decisions[decision] += flow;
-            let first = d.first as usize;
-            let start = g.next_start[x] as usize;
-            for i in 0..d.len as usize {
-                let taken = flow * split[first + i];
-                edge[first + i] += taken;
-                let y = next[start + i];
-                if y != NONE {
-                    state[y as usize] += taken;
-                    follower[slot[start + i] as usize] += taken;
+        let sweep_next = &g.sweep_next[..];
+        let mut start = 0;
+        for (x, &(decision, first, len)) in g.sweep_state.iter().enumerate() {
+            let (first, len) = (first as usize, len as usize);
+            let flow = at(state, x);
+            if flow != 0.0 {
+                decisions[decision as usize] += flow;
+                for i in 0..len {
+                    let taken = flow * at(split, first + i);
+                    edge[first + i] += taken;
+                    let (y, slot) = at(sweep_next, start + i);
+                    if y != NONE {
+                        state[y as usize] += taken;
+                        follower[slot as usize] += taken;
+                    }
                 }
             }
+            start += len;
         }
         self.totals(f);
     }
@@ -841,6 +853,49 @@ mod tests {
 
     fn scenario(text: &str) -> Scenario {
         Scenario::parse(text).unwrap()
+    }
+
+    #[test]
+    fn the_state_sweep_gives_the_flows_of_the_graph_followed_state_by_state() {
+        // flows_into reads each state's row and options from arrays laid out for the sweep;
+        // followed instead through the graph's own decision, next and follower entries, with
+        // every decision splitting evenly, the flows must be the same.
+        for text in ["k=4&routing=minad&traffic=uniform", "k=4&routing=goal&traffic=transpose", "k=4&routing=duato&traffic=tornado&vcs=5"] {
+            let routes = Routes::new(&scenario(text)).unwrap();
+            let g = &routes.graph;
+            assert!(routes.adaptive && routes.state_count() > 0, "{text}");
+            let split: Vec<f64> = routes.decisions.iter().flat_map(|d| (0..d.len).map(move |_| 1.0 / d.len as f64)).collect();
+            let mut swept = routes.zero_flows();
+            routes.flows_into(&split, &mut swept, &mut Vec::new());
+            let mut state = g.entry.clone();
+            let mut expected = routes.zero_flows();
+            for x in 0..state.len() {
+                let d = routes.decisions[g.decision[x] as usize];
+                expected.decision[g.decision[x] as usize] += state[x];
+                for i in 0..d.len as usize {
+                    let e = d.first as usize + i;
+                    let taken = state[x] * split[e];
+                    expected.edge[e] += taken;
+                    let k = g.next_start[x] as usize + i;
+                    if g.next[k] != NONE {
+                        state[g.next[k] as usize] += taken;
+                        expected.follower[g.follower_slot[k] as usize] += taken;
+                    }
+                }
+            }
+            routes.totals(&mut expected);
+            for (name, ours, theirs) in [
+                ("decision", &swept.decision, &expected.decision),
+                ("edge", &swept.edge, &expected.edge),
+                ("follower", &swept.follower, &expected.follower),
+                ("resource", &swept.resource, &expected.resource),
+            ] {
+                assert_eq!(ours, theirs, "{text}: {name}");
+            }
+            // Every message injected leaves at an ejection port.
+            let ejected: f64 = routes.resources.iter().zip(&swept.resource).filter(|(r, _)| matches!(r.kind, ResourceKind::Ejection(_))).map(|(_, f)| f).sum();
+            assert!((ejected - g.entry.iter().sum::<f64>()).abs() < 1e-9, "{text}: {ejected}");
+        }
     }
 
     #[test]

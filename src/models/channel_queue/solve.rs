@@ -35,7 +35,8 @@
 //!   is blocked at the VC instead); with many VCs it is most of the delay. It replaces V̄ in
 //!   the latency, which it models hop by hop.
 
-use super::queueing::{behind_own_input, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, vc_wait};
+use super::queueing::{behind_own_input, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, queued_wait, residual_hold};
+use super::at;
 use super::routes::{Flows, ResourceKind, Routes, NONE};
 use crate::models::shared::{occupancy_ends, vc_occupancy};
 use crate::routing::MAX_CANDIDATES;
@@ -74,6 +75,41 @@ pub struct Prepared {
     /// Per transition: its (input, channel) pair; per option: the same pair.
     transition_pair: Vec<u32>,
     pairs: usize,
+    /// Per option: what a round reads of it, gathered in one place.
+    option_info: Vec<OptionInfo>,
+    /// Per option e: the earlier options of its decision on the same channel,
+    /// `same_channel_earlier[same_channel_start[e]..same_channel_start[e + 1]]`.
+    same_channel_start: Vec<u32>,
+    same_channel_earlier: Vec<u32>,
+    /// Per decision d: its priority groups, lowest first,
+    /// `split_groups[split_group_start[d]..split_group_start[d + 1]]` (none for one option).
+    split_group_start: Vec<u32>,
+    split_groups: Vec<SplitGroup>,
+    /// Per group option: its index in the decision and its channel's place in the group.
+    split_group_options: Vec<(u8, u8)>,
+    /// Per group: its channels (`NONE` for an ejection port) in order of first appearance.
+    split_group_channels: Vec<u32>,
+}
+
+/// The options of one priority of a decision, in order
+/// (`split_group_options[options.0..options.1]`), and their channels
+/// (`split_group_channels[channels.0..channels.1]`).
+#[derive(Clone, Copy, Debug)]
+struct SplitGroup {
+    options: (u32, u32),
+    channels: (u32, u32),
+}
+
+/// An option's resource, transition, (input, channel) pair and channel (`NONE` for an ejection
+/// port), and the VCs of its class.
+#[derive(Clone, Copy, Debug)]
+struct OptionInfo {
+    resource: u32,
+    transition: u32,
+    pair: u32,
+    channel: u32,
+    vcs: f64,
+    ejects: bool,
 }
 
 /// The model at one rate.
@@ -133,7 +169,7 @@ impl Prepared {
             resource_edges[option.resource as usize].push(e as u32);
         }
         let mut pair_ids: HashMap<(u32, u32), u32> = HashMap::new();
-        let transition_pair = routes
+        let transition_pair: Vec<u32> = routes
             .transitions
             .iter()
             .map(|&(input, b)| {
@@ -141,6 +177,61 @@ impl Prepared {
                 *pair_ids.entry((input, resource_channel[b as usize])).or_insert(next)
             })
             .collect();
+        let option_info: Vec<OptionInfo> = routes
+            .options
+            .iter()
+            .zip(&routes.option_transition)
+            .map(|(option, &transition)| {
+                let b = option.resource as usize;
+                OptionInfo {
+                    resource: option.resource,
+                    transition,
+                    pair: transition_pair[transition as usize],
+                    channel: resource_channel[b],
+                    vcs: routes.resources[b].vcs as f64,
+                    ejects: matches!(routes.resources[b].kind, ResourceKind::Ejection(_)),
+                }
+            })
+            .collect();
+        let mut same_channel_start = vec![0u32];
+        let mut same_channel_earlier = Vec::new();
+        for (e, info) in option_info.iter().enumerate() {
+            let first = routes.decisions[routes.option_decision[e] as usize].first as usize;
+            if info.channel != NONE {
+                same_channel_earlier.extend((first..e).filter(|&x| option_info[x].channel == info.channel).map(|x| x as u32));
+            }
+            same_channel_start.push(same_channel_earlier.len() as u32);
+        }
+        let mut split_group_start = vec![0u32];
+        let (mut split_groups, mut split_group_options, mut split_group_channels) = (Vec::new(), Vec::new(), Vec::new());
+        for decision in &routes.decisions {
+            let options = &routes.options[decision.first as usize..(decision.first + decision.len) as usize];
+            if options.len() > 1 {
+                let mut priorities: Vec<u8> = options.iter().map(|o| o.priority).collect();
+                priorities.sort_unstable();
+                priorities.dedup();
+                for priority in priorities {
+                    let (options_start, channels_start) = (split_group_options.len() as u32, split_group_channels.len() as u32);
+                    for (i, option) in options.iter().enumerate().filter(|(_, o)| o.priority == priority) {
+                        let c = resource_channel[option.resource as usize];
+                        let channels = &mut split_group_channels[channels_start as usize..];
+                        let k = match channels.iter().position(|&x| x == c) {
+                            Some(k) => k,
+                            None => {
+                                split_group_channels.push(c);
+                                split_group_channels.len() - 1 - channels_start as usize
+                            }
+                        };
+                        split_group_options.push((i as u8, k as u8));
+                    }
+                    split_groups.push(SplitGroup {
+                        options: (options_start, split_group_options.len() as u32),
+                        channels: (channels_start, split_group_channels.len() as u32),
+                    });
+                }
+            }
+            split_group_start.push(split_groups.len() as u32);
+        }
         Ok(Prepared {
             len: s.len as f64,
             hop_delay: (s.link_delay + s.router_delay) as f64,
@@ -153,6 +244,13 @@ impl Prepared {
             resource_edges,
             transition_pair,
             pairs: pair_ids.len(),
+            option_info,
+            same_channel_start,
+            same_channel_earlier,
+            split_group_start,
+            split_groups,
+            split_group_options,
+            split_group_channels,
             routes,
         })
     }
@@ -271,7 +369,6 @@ struct FixedDecision {
     resource: u32,
     input: u32,
     ejects: bool,
-    vcs: f64,
     share: f64,
     others: f64,
     same_way: f64,
@@ -299,6 +396,12 @@ struct Round {
     all_busy: Vec<f64>,
     residual: Vec<f64>,
     contention: Vec<f64>,
+    /// Per resource: P_0, the probability that none of its VCs is busy.
+    no_vc_busy: Vec<f64>,
+    /// Per network resource: S/V and R/V, the terms of [`vc_wait`] that depend on its hold
+    /// alone ([`queued_wait`]).
+    hold_per_vc: Vec<f64>,
+    residual_per_vc: Vec<f64>,
     /// Per resource: probability that a header entering it follows its previous holder closely.
     followed: Vec<f64>,
     /// Per (input, channel) pair: messages/cycle at one message per node per cycle.
@@ -337,6 +440,9 @@ impl Round {
             all_busy: vec![0.0; resources],
             residual: vec![0.0; resources],
             contention: vec![0.0; resources],
+            no_vc_busy: vec![1.0; resources],
+            hold_per_vc: vec![0.0; resources],
+            residual_per_vc: vec![0.0; resources],
             followed: vec![0.0; resources],
             pair_flow: vec![0.0; p.pairs],
             channel_flow: vec![0.0; r.channels as usize],
@@ -361,6 +467,11 @@ impl Round {
         self.overloaded = false;
         for (i, res) in r.resources.iter().enumerate() {
             let lambda = rate * self.flows.resource[i];
+            if let ResourceKind::Network { .. } = res.kind {
+                let vcs = res.vcs as f64;
+                self.hold_per_vc[i] = hold[i] / vcs;
+                self.residual_per_vc[i] = residual_hold(hold[i], len) / vcs;
+            }
             match res.kind {
                 ResourceKind::Ejection(_) => {
                     self.residual[i] = ejection_wait(lambda, len);
@@ -373,11 +484,13 @@ impl Round {
                     self.overload(r.adaptive)?;
                     self.all_busy[i] = 1.0;
                     self.residual[i] = OVERLOADED_WAIT;
+                    self.no_vc_busy[i] = occupancy_ends(lambda, hold[i], res.vcs as usize).0;
                 }
                 _ => {
-                    let (_, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
+                    let (no_vc_busy, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
+                    self.no_vc_busy[i] = no_vc_busy;
                     self.all_busy[i] = all_busy;
-                    self.residual[i] = vc_wait(hold[i], len, res.vcs as f64, 0.0);
+                    self.residual[i] = queued_wait(self.residual_per_vc[i], self.hold_per_vc[i], 0.0);
                 }
             }
         }
@@ -389,10 +502,7 @@ impl Round {
         self.follow_closely(p, rate, hold);
         if r.adaptive {
             for (c, resources) in p.channel_resources.iter().enumerate() {
-                self.channel_idle[c] = resources
-                    .iter()
-                    .map(|&i| occupancy_ends(rate * self.flows.resource[i as usize], hold[i as usize], r.resources[i as usize].vcs as usize).0)
-                    .product();
+                self.channel_idle[c] = resources.iter().map(|&i| self.no_vc_busy[i as usize]).product();
             }
             self.update_split(p);
             r.flows_into(&self.split, &mut self.flows, &mut self.state_flow);
@@ -437,16 +547,15 @@ impl Round {
             for (d, decision) in r.decisions.iter().enumerate() {
                 let e = decision.first as usize;
                 let ejects = matches!(r.resources[r.options[e].resource as usize].kind, ResourceKind::Ejection(_));
-                self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, d, e) };
                 let b = r.options[e].resource as usize;
                 let from = self.flows.transition[r.option_transition[e] as usize];
+                self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, e, from) };
                 let share = other_inputs_share(from, self.flows.resource[b]);
                 let input = decision.input as usize;
                 self.fixed.push(FixedDecision {
                     resource: b as u32,
                     input: decision.input,
                     ejects,
-                    vcs: r.resources[b].vcs as f64,
                     share,
                     others: (self.contention[b] - rate * from * share).max(0.0),
                     same_way: if self.flows.resource[input] > 0.0 { from / self.flows.resource[input] } else { f64::NAN },
@@ -488,17 +597,18 @@ impl Round {
             }
             // Edge e's followers run from where edge e − 1's ended to follower_start[e + 1].
             let mut first = 0;
-            for ((next, &flow), &end) in next_after.iter_mut().zip(edge).zip(&follower_start[1..]) {
-                let end = end as usize;
+            for e in 0..next_after.len() {
+                let end = at(follower_start, e + 1) as usize;
+                let flow = at(edge, e);
                 let mut a = 0.0;
                 if flow > 0.0 {
-                    for (f, &d) in follower[first..end].iter().zip(&followers[first..end]) {
-                        a += f * ahead[d as usize];
+                    for f in first..end {
+                        a += at(follower, f) * at(ahead, at(followers, f) as usize);
                     }
                     a /= flow;
                 }
                 first = end;
-                *next = a;
+                next_after[e] = a;
             }
             std::mem::swap(&mut after, &mut next_after);
         }
@@ -576,6 +686,7 @@ impl Round {
     fn decide_fixed(&mut self, p: &Prepared, hold: &[f64]) {
         let len = p.len;
         let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
+        let (hold_per_vc, residual_per_vc) = (&self.hold_per_vc[..], &self.residual_per_vc[..]);
         let decisions = self.fixed.iter().zip(&self.channel_wait).zip(
             self.block.iter_mut().zip(self.vc_wait.iter_mut()).zip(self.ejection_wait.iter_mut().zip(self.delay.iter_mut())),
         );
@@ -584,7 +695,7 @@ impl Round {
             let (blocked, waits, ejection) = if f.ejects {
                 (0.0, 0.0, residual[b] * f.share)
             } else {
-                (all_busy[b] * f.share, vc_wait(hold[b], len, f.vcs, f.others).min(OVERLOADED_WAIT), 0.0)
+                (all_busy[b] * f.share, queued_wait(residual_per_vc[b], hold_per_vc[b], f.others).min(OVERLOADED_WAIT), 0.0)
             };
             let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
             let mut delay = ejection + blocked * vc_wait + channel;
@@ -606,11 +717,11 @@ impl Round {
         let options = decision.first as usize..(decision.first + decision.len) as usize;
         let input = decision.input as usize;
         let (mut blocked, mut waits, mut ejection, mut channel) = (1.0, 0.0, 0.0, 0.0);
-        for e in options.clone() {
-            let b = r.options[e].resource as usize;
-            let from = self.flows.transition[r.option_transition[e] as usize];
+        for (e, info) in options.clone().zip(&p.option_info[options.clone()]) {
+            let b = info.resource as usize;
+            let from = self.flows.transition[info.transition as usize];
             let share = other_inputs_share(from, self.flows.resource[b]);
-            if matches!(r.resources[b].kind, ResourceKind::Ejection(_)) {
+            if info.ejects {
                 // No VC to win: the ejection port serves the messages of other inputs first.
                 ejection = self.residual[b] * share;
                 blocked = 0.0;
@@ -618,8 +729,8 @@ impl Round {
             }
             blocked *= self.all_busy[b] * share;
             let others = (self.contention[b] - rate * from * share).max(0.0);
-            waits += vc_wait(hold[b], len, r.resources[b].vcs as f64, others).min(OVERLOADED_WAIT);
-            channel += self.split[e] * self.channel_slots(p, rate, hold, d, e);
+            waits += queued_wait(self.residual_per_vc[b], self.hold_per_vc[b], others).min(OVERLOADED_WAIT);
+            channel += self.split[e] * self.channel_slots(p, rate, hold, e, from);
         }
         let m = decision.len as f64;
         let vc_wait = if blocked > 0.0 { waits / (m * m) } else { 0.0 };
@@ -628,8 +739,8 @@ impl Round {
             // Behind the previous message of the same input, which also went this way: wait for
             // the part of its hold beyond the M + 1 cycles of its flits.
             let e = decision.first as usize;
-            let b = r.options[e].resource as usize;
-            let same_way = self.flows.transition[r.option_transition[e] as usize] / self.flows.resource[input];
+            let b = p.option_info[e].resource as usize;
+            let same_way = self.flows.transition[p.option_info[e].transition as usize] / self.flows.resource[input];
             delay += behind_own_input(self.followed[input], same_way, hold[b], len);
         }
         self.block[d] = blocked;
@@ -642,28 +753,26 @@ impl Round {
     /// The wait for the flit slots of option `e`'s channel: another input's worm streaming on
     /// another VC of it sends first. An option taken because the earlier ones on the same
     /// channel were busy finds their worms on the channel, streaming for M of their S cycles.
-    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], d: usize, e: usize) -> f64 {
-        let r = &p.routes;
+    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize, to_class: f64) -> f64 {
         let len = p.len;
-        let decision = r.decisions[d];
-        let b = r.options[e].resource as usize;
-        let c = p.resource_channel[b];
+        let info = p.option_info[e];
+        let b = info.resource as usize;
+        let c = info.channel;
         if c == NONE {
             return 0.0;
         }
-        let from_input = self.pair_flow[p.transition_pair[r.option_transition[e] as usize] as usize];
-        let to_class = self.flows.transition[r.option_transition[e] as usize];
+        let from_input = self.pair_flow[info.pair as usize];
         // With one VC in its class, a worm of the class holds the VC and blocks there instead.
-        let same_class = if r.resources[b].vcs == 1 { self.flows.resource[b] - to_class } else { 0.0 };
+        let same_class = if info.vcs == 1.0 { self.flows.resource[b] - to_class } else { 0.0 };
         let mut others = (self.channel_flow[c as usize] - from_input - same_class).max(0.0);
         let mut idle = 1.0;
-        for earlier in decision.first as usize..e {
-            let b2 = r.options[earlier].resource as usize;
-            if p.resource_channel[b2] == c {
-                let from2 = self.flows.transition[r.option_transition[earlier] as usize];
-                others = (others - (self.flows.resource[b2] - from2)).max(0.0);
-                idle *= 1.0 - (len / hold[b2]).min(1.0);
-            }
+        let earlier = p.same_channel_start[e] as usize..p.same_channel_start[e + 1] as usize;
+        for &earlier in &p.same_channel_earlier[earlier] {
+            let info2 = p.option_info[earlier as usize];
+            let b2 = info2.resource as usize;
+            let from2 = self.flows.transition[info2.transition as usize];
+            others = (others - (self.flows.resource[b2] - from2)).max(0.0);
+            idle *= 1.0 - (len / hold[b2]).min(1.0);
         }
         channel_slot_wait(rate * others * len, idle, len).min(OVERLOADED_WAIT)
     }
@@ -676,44 +785,33 @@ impl Round {
     /// every option busy takes the first to free, in proportion to how fast each frees.
     fn update_split(&mut self, p: &Prepared) {
         let r = &p.routes;
-        for decision in &r.decisions {
+        for (d, decision) in r.decisions.iter().enumerate() {
             if decision.len == 1 {
                 continue;
             }
             let first = decision.first as usize;
             let n = decision.len as usize;
+            let infos = &p.option_info[first..first + n];
             let mut free = [0.0f64; MAX_CANDIDATES];
-            for (i, f) in free.iter_mut().enumerate().take(n) {
-                let e = first + i;
-                let b = r.options[e].resource as usize;
-                let from = self.flows.transition[r.option_transition[e] as usize];
+            for (f, info) in free.iter_mut().zip(infos) {
+                let b = info.resource as usize;
+                let from = self.flows.transition[info.transition as usize];
                 *f = 1.0 - self.all_busy[b] * other_inputs_share(from, self.flows.resource[b]);
             }
-            let channel_of = |i: usize| p.resource_channel[r.options[first + i].resource as usize];
             let mut taken = [0.0f64; MAX_CANDIDATES];
             let mut reach = 1.0;
-            let mut done = [false; MAX_CANDIDATES];
-            while let Some(lowest) = (0..n).filter(|&i| !done[i]).map(|i| r.options[first + i].priority).min() {
-                // The group's channels, in order of first appearance.
-                let mut channels = [NONE; MAX_CANDIDATES];
+            let groups = &p.split_groups[p.split_group_start[d] as usize..p.split_group_start[d + 1] as usize];
+            for group in groups {
+                // The group's options in order, and its channels in order of first appearance.
+                let options = &p.split_group_options[group.options.0 as usize..group.options.1 as usize];
+                let channels = &p.split_group_channels[group.channels.0 as usize..group.channels.1 as usize];
+                let count = channels.len();
                 let mut port_free = [0.0f64; MAX_CANDIDATES];
-                let mut count = 0;
                 let mut none_free = 1.0;
-                for i in (0..n).filter(|&i| r.options[first + i].priority == lowest) {
-                    done[i] = true;
-                    none_free *= 1.0 - free[i];
-                    let c = channel_of(i);
-                    let k = match channels[..count].iter().position(|&x| x == c) {
-                        Some(k) => k,
-                        None => {
-                            channels[count] = c;
-                            port_free[count] = 0.0;
-                            count += 1;
-                            count - 1
-                        }
-                    };
+                for &(i, k) in options {
+                    none_free *= 1.0 - free[i as usize];
                     // The channel is free when any of its options is.
-                    port_free[k] = 1.0 - (1.0 - port_free[k]) * (1.0 - free[i]);
+                    port_free[k as usize] = 1.0 - (1.0 - port_free[k as usize]) * (1.0 - free[i as usize]);
                 }
                 let mut chosen = [0.0f64; MAX_CANDIDATES];
                 let mut no_idle_before = 1.0;
@@ -735,7 +833,8 @@ impl Round {
                         continue;
                     }
                     let mut none_before = 1.0;
-                    for i in (0..n).filter(|&i| r.options[first + i].priority == lowest && channel_of(i) == channels[k]) {
+                    for &(i, _) in options.iter().filter(|&&(_, on)| on as usize == k) {
+                        let i = i as usize;
                         taken[i] += reach * chosen[k] * free[i] * none_before / port_free[k];
                         none_before *= 1.0 - free[i];
                     }
@@ -744,8 +843,8 @@ impl Round {
             }
             // Every option busy: the first to free, at rate 1/residual.
             let mut rates = [0.0f64; MAX_CANDIDATES];
-            for (i, rate) in rates.iter_mut().enumerate().take(n) {
-                *rate = 1.0 / self.residual[r.options[first + i].resource as usize].max(1e-12);
+            for (rate, info) in rates.iter_mut().zip(infos) {
+                *rate = 1.0 / self.residual[info.resource as usize].max(1e-12);
             }
             let total: f64 = rates[..n].iter().sum();
             for i in 0..n {
@@ -785,6 +884,94 @@ impl Round {
             mean_source_wait,
             mean_delay,
             mean_hops,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prepared(text: &str) -> Prepared {
+        Prepared::new(&Scenario::parse(text).unwrap()).unwrap()
+    }
+
+    const ADAPTIVE: [&str; 5] = [
+        "k=4&routing=minad&traffic=uniform",
+        "k=4&routing=goal&traffic=transpose",
+        "k=4&routing=duato&traffic=uniform&vcs=5",
+        "k=4&routing=nbc&traffic=tornado",
+        "k=3&n=3&routing=adaptive&traffic=uniform&vcs=4",
+    ];
+
+    #[test]
+    fn split_groups_hold_each_priority_of_a_decision_with_its_channels_in_order() {
+        for text in ADAPTIVE {
+            let p = prepared(text);
+            let r = &p.routes;
+            let mut several = 0;
+            for (d, decision) in r.decisions.iter().enumerate() {
+                let options = &r.options[decision.first as usize..(decision.first + decision.len) as usize];
+                let groups = &p.split_groups[p.split_group_start[d] as usize..p.split_group_start[d + 1] as usize];
+                if options.len() == 1 {
+                    assert!(groups.is_empty(), "{text}: decision {d}");
+                    continue;
+                }
+                several += 1;
+                let mut priorities: Vec<u8> = options.iter().map(|o| o.priority).collect();
+                priorities.sort_unstable();
+                priorities.dedup();
+                assert_eq!(groups.len(), priorities.len(), "{text}: decision {d}");
+                for (group, &priority) in groups.iter().zip(&priorities) {
+                    let members = &p.split_group_options[group.options.0 as usize..group.options.1 as usize];
+                    let channels = &p.split_group_channels[group.channels.0 as usize..group.channels.1 as usize];
+                    // Every option of this priority, in order, none other.
+                    let expected: Vec<u8> = (0..options.len() as u8).filter(|&i| options[i as usize].priority == priority).collect();
+                    assert_eq!(members.iter().map(|m| m.0).collect::<Vec<u8>>(), expected, "{text}: decision {d}");
+                    // Its channels in order of first appearance, each option pointing at its own.
+                    let mut seen: Vec<u32> = Vec::new();
+                    for &(i, k) in members {
+                        let c = p.resource_channel[options[i as usize].resource as usize];
+                        if !seen.contains(&c) {
+                            seen.push(c);
+                        }
+                        assert_eq!(channels[k as usize], c, "{text}: decision {d} option {i}");
+                    }
+                    assert_eq!(channels, &seen[..], "{text}: decision {d}");
+                }
+            }
+            assert!(several > 0, "{text}: some decision offers a choice");
+        }
+    }
+
+    #[test]
+    fn option_facts_are_the_routes_own_and_list_the_earlier_options_on_the_same_channel() {
+        for text in ADAPTIVE.iter().chain(&["k=4&routing=dor&traffic=uniform", "k=4&routing=val&traffic=tornado"]) {
+            let p = prepared(text);
+            let r = &p.routes;
+            let mut shared = 0;
+            for (e, info) in p.option_info.iter().enumerate() {
+                let b = r.options[e].resource;
+                assert_eq!(info.resource, b);
+                assert_eq!(info.transition, r.option_transition[e]);
+                assert_eq!(info.pair, p.transition_pair[r.option_transition[e] as usize]);
+                assert_eq!(info.channel, p.resource_channel[b as usize]);
+                assert_eq!(info.vcs, r.resources[b as usize].vcs as f64);
+                assert_eq!(info.ejects, matches!(r.resources[b as usize].kind, ResourceKind::Ejection(_)));
+                let first = r.decisions[r.option_decision[e] as usize].first as usize;
+                let expected: Vec<u32> = if info.channel == NONE {
+                    Vec::new()
+                } else {
+                    (first..e).filter(|&x| p.resource_channel[r.options[x].resource as usize] == info.channel).map(|x| x as u32).collect()
+                };
+                let listed = &p.same_channel_earlier[p.same_channel_start[e] as usize..p.same_channel_start[e + 1] as usize];
+                assert_eq!(listed, &expected[..], "{text}: option {e}");
+                shared += listed.len();
+            }
+            // Duato's and NBC's adaptive and escape VCs share a channel within one decision.
+            if text.contains("duato") || text.contains("nbc") {
+                assert!(shared > 0, "{text}");
+            }
         }
     }
 }
