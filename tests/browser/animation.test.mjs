@@ -1,7 +1,7 @@
 // The canvas changes while playing and stays still while paused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, canvasPixels } from './harness.mjs';
+import { startServer, launch, openPage, canvasPixels, wormPoint } from './harness.mjs';
 
 let server;
 let browser;
@@ -96,19 +96,8 @@ test('clicking a node shows its router; clicking a worm follows its message', as
   await page.click('#router-close');
   assert.equal(await page.locator('#router').isHidden(), true);
 
-  // A pixel in the first message colour (Okabe–Ito orange) lies on a worm: no other drawing
-  // uses it (the heat is grey).
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const at = await page.evaluate(() => {
-    const c = document.getElementById('torus');
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const hits = [];
-    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
-    if (hits.length === 0) return null;
-    const p = hits[hits.length >> 1];
-    const r = c.getBoundingClientRect();
-    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
-  });
+  const at = await wormPoint(page);
   assert.ok(at, 'a worm in the first message colour is drawn');
   await page.locator('#torus').click({ position: at });
   // The description is written by the next frame drawn.

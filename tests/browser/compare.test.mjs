@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, openPage, canvasPixels, hash, ROOT } from './harness.mjs';
+import { startServer, launch, openPage, canvasPixels, hash, ROOT, wormPoint } from './harness.mjs';
 
 const TORUS = join(ROOT, 'target', 'release', 'torus');
 const FIRST = 'k=6&routing=dor&traffic=tornado&rate=0.012&len=8&warmup=300&cycles=2000&seed=11';
@@ -236,18 +236,7 @@ test('a click on a worm of the second torus follows that simulation\'s message',
     e.step(400);
   });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  // A pixel in the first message colour (Okabe–Ito orange) on the second canvas lies on one of
-  // its worms: no other drawing uses it.
-  const at = await page.evaluate(() => {
-    const c = document.getElementById('torus-b');
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const hits = [];
-    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
-    if (hits.length === 0) return null;
-    const p = hits[hits.length >> 1];
-    const r = c.getBoundingClientRect();
-    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
-  });
+  const at = await wormPoint(page, 'torus-b');
   assert.ok(at, 'a worm in the first message colour is drawn on the second torus');
   await page.locator('#torus-b').click({ position: at });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -80,6 +80,22 @@ export async function canvasPixels(page) {
   return page.evaluate(() => document.getElementById('torus').toDataURL());
 }
 
+// A point on a worm of the canvas `id`, in the canvas's CSS pixels (for a click), or null: the
+// middle one of the pixels in the first message colour (Okabe–Ito orange), which no other
+// drawing uses (the heat is grey).
+export async function wormPoint(page, id = 'torus') {
+  return page.evaluate((canvasId) => {
+    const c = document.getElementById(canvasId);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const hits = [];
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) hits.push(i / 4);
+    if (hits.length === 0) return null;
+    const p = hits[hits.length >> 1];
+    const r = c.getBoundingClientRect();
+    return { x: (p % c.width) * (r.width / c.width), y: Math.floor(p / c.width) * (r.height / c.height) };
+  }, id);
+}
+
 export async function hash(page) {
   return page.evaluate(() => decodeURIComponent(location.hash.slice(1)));
 }
