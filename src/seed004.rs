@@ -91,8 +91,9 @@ pub const PATTERNS: [PatternName; 7] = [
     PatternName { label: "WC", traffic: TrafficKind::Worstcase },
 ];
 
-/// Run lengths. Saturation searches use [`experiment::saturation`], whose runs end with a drain
-/// (up to 20,000 cycles when overloaded), so most of the time goes there.
+/// Run lengths. Most of the time goes to the saturation searches ([`experiment::saturation`]):
+/// about nine runs each, the ones that keep up with their drain, the overloaded ones stopped
+/// once they are known to fail.
 #[derive(Clone, Copy, Debug)]
 pub struct Effort {
     pub warmup: u64,

@@ -70,6 +70,17 @@ impl Criterion {
         }
     }
 
+    /// Whether a report taken at the end of the measurement window already fails the criterion
+    /// whatever the drain after it brings ([`Simulation::run_for_verdict`]): the window's
+    /// throughput, per-source shortfall and throttling are final then; the latency is not.
+    pub fn lost_at_window_end(self, r: &RunReport) -> bool {
+        match self {
+            Criterion::SourceShortfall => r.saturated || r.deadlock,
+            Criterion::Accepted => r.deadlock || r.throttled || r.accepted_flits_per_node_cycle < 0.95 * r.offered_flits_per_node_cycle,
+            Criterion::Latency(_) => r.deadlock || r.throttled,
+        }
+    }
+
     pub fn keeps_up(self, r: &RunReport) -> bool {
         match self {
             Criterion::SourceShortfall => !r.saturated && !r.deadlock,
@@ -208,7 +219,8 @@ pub fn search(s: &Scenario, options: &SearchOptions) -> Saturation {
     let mut runs = 0;
     while hi - lo > options.tolerance * hi {
         let rate = 0.5 * (lo + hi);
-        let r = Simulation::new(&at_rate(s, rate)).expect("validated scenario").run();
+        // Only the verdict of a run past saturation matters, and its drain cost the most.
+        let r = Simulation::new(&at_rate(s, rate)).expect("validated scenario").run_for_verdict(|r| options.criterion.lost_at_window_end(r));
         runs += 1;
         if options.criterion.keeps_up(&r) {
             lo = rate;
@@ -447,6 +459,35 @@ mod tests {
             assert_eq!((r.criterion, r.tolerance, r.rate_range), (criterion.name(), 0.02, (0.0, 0.5)));
             assert!(r.result.contains(&format!("criterion {}", criterion.name())), "{}", r.result);
         }
+    }
+
+    /// A run stopped once its verdict is known judges as the whole run would, under every
+    /// criterion, on both sides of saturation; past it, most stop early.
+    #[test]
+    fn a_run_stopped_at_its_verdict_judges_as_the_whole_run() {
+        let mut stopped_early = [0; 2];
+        for text in [
+            "k=8&routing=dor&traffic=tornado&len=2&warmup=300&cycles=1500",
+            "k=4&routing=minad&traffic=uniform&len=4&warmup=200&cycles=1000&qcap=8",
+            "k=8&routing=val&traffic=transpose&len=1&vcs=4&buf=6&warmup=300&cycles=1500&router=damq+speedup2+wide",
+        ] {
+            let s = Scenario::parse(text).unwrap();
+            let top = SearchOptions::default().range_for(&s).1;
+            for criterion in [Criterion::SourceShortfall, Criterion::Accepted, Criterion::Latency(60.0)] {
+                for fraction in [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0] {
+                    let at = at_rate(&s, fraction * top);
+                    let whole = Simulation::new(&at).unwrap().run();
+                    let verdict = Simulation::new(&at).unwrap().run_for_verdict(|r| criterion.lost_at_window_end(r));
+                    assert_eq!(criterion.keeps_up(&verdict), criterion.keeps_up(&whole), "{text} at {fraction} of {top}, {}", criterion.name());
+                    if verdict.cycles < whole.cycles {
+                        stopped_early[verdict.throttled as usize] += 1;
+                    } else {
+                        assert_eq!(verdict, whole, "a run not stopped early is the whole run");
+                    }
+                }
+            }
+        }
+        assert!(stopped_early.iter().all(|&n| n >= 3), "stopped at the window's end, at a full queue: {stopped_early:?}");
     }
 
     #[test]

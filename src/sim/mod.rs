@@ -1691,11 +1691,33 @@ impl Simulation {
         (self.report(), self.stats.detail())
     }
 
+    /// Runs like [`Simulation::run`] where only whether the run keeps up matters (a saturation
+    /// search), and stops once the drain can no longer change that: as soon as a source queue
+    /// reaches its cap (every criterion fails a throttled run), or at the window's end when
+    /// `lost` finds the report then already failing. The window's figures are final at its end:
+    /// the drain only adds the reason "cut short". A run that stops early reports the cycles it
+    /// ran; a run that is not lost runs its drain and reports exactly as [`Simulation::run`].
+    pub fn run_for_verdict(mut self, lost: impl Fn(&RunReport) -> bool) -> RunReport {
+        while self.cycle < self.stats.window_end && !self.halted() && self.throttled_source_cycles == 0 {
+            self.step();
+        }
+        if self.throttled_source_cycles == 0 && !self.halted() && !lost(&self.report()) {
+            self.drain();
+        }
+        self.report()
+    }
+
     fn run_to_end(&mut self) {
         // The window's end moves while an automatic warm-up or window decides it.
         while self.cycle < self.stats.window_end && !self.halted() {
             self.step();
         }
+        self.drain();
+    }
+
+    /// After the window: runs until every labelled message is delivered, stopping generation
+    /// once the drain has lasted as long as the window (at least [`DRAIN_UNDER_LOAD_MIN`]).
+    fn drain(&mut self) {
         let window_end = self.stats.window_end;
         let window = window_end.saturating_sub(self.stats.window_start);
         let drain_limit = window_end.saturating_add(window.max(DRAIN_UNDER_LOAD_MIN));
