@@ -140,12 +140,15 @@ fn plan_and_collect_refuse_what_they_cannot_use() {
         &["sweep", "k=4", "--rates", "0.01:0.02:2", "--collect"][..],
         &["sweep", "k=4", "--rates", "0.01:0.02:2", "--plan", "--collect", "x"],
         &["validate", "--collect", "/nonexistent/results.jsonl"],
+        &["experiment", "saturation", "--collect", "results.jsonl", "--out", "x"],
         &["run", "--batch", "--part", "3/3"],
     ] {
         let (code, out, err) = torus(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty() && err.lines().count() == 1, "{args:?}: {err}");
     }
+    let (_, _, err) = torus(&["experiment", "saturation", "--collect", "results.jsonl", "--out", "x"]);
+    assert!(err.contains("move --out before it"), "an option after the result files is named: {err}");
     let (code, out, _) = torus_with_input(&["run", "--batch"], "not json\n");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();

@@ -692,6 +692,9 @@ fn split_mode(args: &[String]) -> Result<(&[String], Mode), Fail> {
         if files.is_empty() {
             return Err(Fail("--collect needs result files (- for standard input), after every other option".into()));
         }
+        if let Some(option) = files.iter().find(|f| f.starts_with("--")) {
+            return Err(Fail(format!("--collect takes result files and comes after every other option: move {option} before it")));
+        }
         if args[..i].iter().any(|a| a == "--plan") {
             return Err(Fail("--plan and --collect are two steps: give one".into()));
         }
