@@ -30,7 +30,7 @@ export CHROMIUM
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 
-.PHONY: validate validate-channel-queue experiments experiments-quick experiment-faults experiment-router experiment-router-quick coverage fuzz fuzz-libfuzzer soak soak-faults
+.PHONY: validate validate-channel-queue validate-grid experiments experiments-quick experiment-faults experiment-router experiment-router-quick coverage fuzz fuzz-libfuzzer soak soak-faults
 .PHONY: serve test dist wasm tools wasm-target wasm-bindgen-cli chromium gnu-parallel native-test cluster-test browser-test cli cli-pgo bench bench-page clean
 
 serve: wasm
@@ -162,6 +162,10 @@ validate:
 validate-channel-queue:
 	@echo "==> the channel-queue model against simulation over every routing x pattern: docs/validation/channel-queue.md"
 	cargo run --release --bin torus -- validate --channel-queue
+
+validate-grid:
+	@echo "==> the channel-queue model against simulation on every k = 4, 8, 16 and M = 1, 16, 32: docs/validation/channel-queue-grid.md (567 configurations, hours on two cores)"
+	cargo run --release --bin torus -- validate --grid
 
 experiments:
 	@echo "==> seed 004's experiments and the fault experiment: docs/experiments/*.md and *.csv (10-30 min)"

@@ -163,6 +163,18 @@ fn validation_plans_the_channel_queue_grid_as_one_curve_job_per_configuration() 
     assert_eq!(jobs.len(), 63, "nine algorithms by seven patterns");
     assert!(jobs.iter().all(|j| j["job"] == "curve" && j["points"].as_array().unwrap().len() == 3), "{}", jobs[0]);
 
+    // The grid: the same curve per configuration on each of its sizes.
+    let (code, grid_plan, err) = torus(&["validate", "--grid", "--quick", "--plan"]);
+    assert_eq!(code, 0, "{err}");
+    let grid: Vec<serde_json::Value> = grid_plan.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(grid.len(), 2 * 63, "the quick grid's two sizes");
+    let length = |j: &serde_json::Value| {
+        let s = j["scenario"].as_str().unwrap();
+        assert!(j["job"] == "curve" && s.starts_with("k=4&n=2&"), "{j}");
+        s.split('&').find(|kv| kv.starts_with("len=")).unwrap().to_string()
+    };
+    assert!(grid[..63].iter().all(|j| length(j) == "len=1") && grid[63..].iter().all(|j| length(j) == "len=8"));
+
     // The whole validation plans the papers' runs first, then the same curves.
     let (_, plan, _) = torus(&["validate", "--quick", "--plan"]);
     let lines: Vec<&str> = plan.lines().collect();

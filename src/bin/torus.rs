@@ -41,7 +41,8 @@ const USAGE: &str = "usage:
                                          (DIR defaults to docs), then the channel-queue model
                                          over every routing x pattern:
                                          DIR/validation/channel-queue.md (--channel-queue: only
-                                         that)
+                                         that); --grid: the channel-queue model on every k and M
+                                         of its grid, DIR/validation/channel-queue-grid.md
   torus experiment <saturation|permutations|histograms|stability|faults|router|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR]
                                          the experiments of Singh et al. 2003 (GOAL):
@@ -144,11 +145,14 @@ torus run --batch [--part I/N] [--threads N]
   --scaling     cost against network size and load; --svg DIR plots its two curves
   --scenario S  time this scenario only (with --models, its model only)
   --models      time a 100-point curve of each analytical model instead",
-        "validate" => "torus validate [--quick] [--channel-queue] [--out DIR] [--threads N] [--plan | --collect FILE...]
+        "validate" => "torus validate [--quick] [--channel-queue | --grid] [--out DIR] [--threads N] [--plan | --collect FILE...]
   Every paper's model against the simulator on the paper's set-ups: DIR/validation.md and
   DIR/validation/*.svg (DIR defaults to docs), then the channel-queue model over every routing
-  and pattern: DIR/validation/channel-queue.md (--channel-queue: only that). --quick runs
-  shortened. DIR must be writable: it is checked before the first simulation.",
+  and pattern: DIR/validation/channel-queue.md (--channel-queue: only that). --grid: only the
+  channel-queue model, over every routing and pattern on every torus size k = 4, 8, 16 and
+  message length M = 1, 16, 32 of its accuracy targets, DIR/validation/channel-queue-grid.md
+  (567 configurations: hours on two cores; plan and collect spread them, docs/cluster.md).
+  --quick runs shortened. DIR must be writable: it is checked before the first simulation.",
         "experiment" => "torus experiment <saturation|permutations|histograms|stability|faults|router|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR] [--threads N] [--plan | --collect FILE...]
   The experiments of Singh et al. 2003 (GOAL), each written as DIR/<name>.csv and DIR/<name>.md
@@ -501,14 +505,18 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "validate" => {
             let (args, mode) = split_mode(args)?;
-            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue"])?;
+            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue", "--grid"])?;
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
             if !matches!(mode, Mode::Plan) {
                 command_line::check_output_dir(std::path::Path::new(out))?;
             }
-            validate(quick, out, args.iter().any(|a| a == "--channel-queue"), mode)?;
+            if args.iter().any(|a| a == "--grid") {
+                validate_grid(quick, out, mode)?;
+            } else {
+                validate(quick, out, args.iter().any(|a| a == "--channel-queue"), mode)?;
+            }
         }
         "experiment" => experiment_command(args)?,
         "coverage" => coverage_command(args)?,
@@ -675,6 +683,28 @@ fn validate(quick: bool, out: &str, only_channel_queue: bool, mode: Mode) -> Res
     };
     cq::write(&results, &cq_length, cq_seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
     eprintln!("wrote {out}/validation/channel-queue.md and its plots in {cq_seconds:.0} s");
+    Ok(())
+}
+
+/// `torus validate --grid`: the channel-queue model over every torus size and message length
+/// of its §8, written to `out`/validation/channel-queue-grid.md.
+fn validate_grid(quick: bool, out: &str, mode: Mode) -> Result<(), Fail> {
+    use validation::channel_queue as cq;
+    let lengths = if quick { cq::Length::quick_grid() } else { cq::Length::grid() };
+    let Some((curves, seconds)) = mode.carry_out(|runner| (cq::simulate_all(&lengths, runner), runner.elapsed().0))? else {
+        return Ok(());
+    };
+    let sizes: Vec<_> = lengths
+        .into_iter()
+        .zip(&curves)
+        .map(|(length, curves)| {
+            let results = cq::compare_all(&length, curves);
+            (length, results)
+        })
+        .collect();
+    let command = if quick { format!("torus validate --grid --quick --out {out}") } else { format!("torus validate --grid --out {out}") };
+    cq::write_grid(&sizes, seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
+    eprintln!("wrote {out}/validation/channel-queue-grid.md in {seconds:.0} s");
     Ok(())
 }
 

@@ -54,7 +54,7 @@ pub const UTILISATION_TARGET: f64 = 0.02;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Length {
     /// The torus and messages every configuration shares (a scenario string's keys).
-    pub base: &'static str,
+    pub base: String,
     pub warmup: u64,
     pub cycles: u64,
     /// Window of the long run at half of saturation whose channel utilisation is compared.
@@ -70,7 +70,7 @@ impl Length {
     /// The committed report: 8×8, M = 16, B = 4, each algorithm's default VCs.
     pub fn full() -> Length {
         Length {
-            base: "k=8&len=16&buf=4",
+            base: "k=8&len=16&buf=4".into(),
             warmup: 5_000,
             cycles: 50_000,
             utilisation_cycles: 1_000_000,
@@ -83,7 +83,7 @@ impl Length {
     /// A smoke run, too short to judge the model by.
     pub fn quick() -> Length {
         Length {
-            base: "k=6&len=8&buf=4",
+            base: "k=6&len=8&buf=4".into(),
             warmup: 300,
             cycles: 2_000,
             utilisation_cycles: 4_000,
@@ -91,6 +91,28 @@ impl Length {
             saturation_cycles: 1_000,
             fractions: vec![0.3, 0.5, 0.8],
         }
+    }
+}
+
+/// The torus sizes k and message lengths M of §8's grid, each with every other (k = 8 and
+/// M = 16 are the committed report's).
+pub const GRID_RADICES: [u32; 3] = [4, 8, 16];
+pub const GRID_LENGTHS: [u32; 3] = [1, 16, 32];
+
+impl Length {
+    /// This length on a k×k torus with messages of `len` flits.
+    pub fn sized(&self, k: u32, len: u32) -> Length {
+        Length { base: format!("k={k}&len={len}&buf=4"), ..self.clone() }
+    }
+
+    /// §8's whole grid at the committed report's run lengths: every k by every M.
+    pub fn grid() -> Vec<Length> {
+        GRID_RADICES.iter().flat_map(|&k| GRID_LENGTHS.iter().map(move |&len| Length::full().sized(k, len))).collect()
+    }
+
+    /// A smoke run of the grid's machinery: two small sizes, short runs.
+    pub fn quick_grid() -> Vec<Length> {
+        vec![Length::quick().sized(4, 1), Length::quick().sized(4, 8)]
     }
 }
 
@@ -182,12 +204,18 @@ impl Comparison {
     }
 }
 
-/// The grid's scenarios.
+/// The grid's scenarios. A torus too small for seed 004's five hot nodes (fewer than 25 nodes)
+/// gets one, its centre, five times as likely as any other destination.
 pub fn configurations(length: &Length) -> Vec<Scenario> {
+    let torus = Scenario::parse(&length.base).expect("a valid grid torus");
+    let centre = (0..torus.n).map(|d| (torus.k / 2) * torus.k.pow(d)).sum::<u32>();
     let mut list = Vec::new();
     for routing in ROUTINGS {
         for traffic in PATTERNS {
-            let text = format!("{}&routing={routing}&traffic={traffic}", length.base);
+            let mut text = format!("{}&routing={routing}&traffic={traffic}", length.base);
+            if traffic == TrafficKind::Hotspot && torus.k.pow(torus.n) < 25 {
+                text += &format!("&hot={centre}");
+            }
             list.push(Scenario::parse(&text).expect("a valid grid scenario"));
         }
     }
@@ -216,6 +244,14 @@ pub fn job(s: &Scenario, length: &Length) -> Job {
 pub fn simulate(length: &Length, runner: &dyn Runner) -> Vec<CurveRuns> {
     let jobs = configurations(length).iter().map(|s| job(s, length)).collect();
     runner.run(jobs).into_iter().map(Outcome::into_curve).collect()
+}
+
+/// The simulations of several lengths' grids, handed to `runner` as one batch so that its
+/// threads stay busy across them; one list per length.
+pub fn simulate_all(lengths: &[Length], runner: &dyn Runner) -> Vec<Vec<CurveRuns>> {
+    let jobs = lengths.iter().flat_map(|length| configurations(length).into_iter().map(move |s| job(&s, length))).collect();
+    let mut outcomes = runner.run(jobs).into_iter().map(Outcome::into_curve);
+    lengths.iter().map(|length| outcomes.by_ref().take(configurations(length).len()).collect()).collect()
 }
 
 /// Compares one configuration's model with its simulations.
@@ -535,6 +571,123 @@ pub fn markdown(results: &[Comparison], length: &Length, seconds: f64, command: 
     md
 }
 
+/// The cell of a configuration in the grid's tables: the mean |latency error| up to half of
+/// saturation and from half to 80 %, the saturation rate's error, and whether the utilisation
+/// target holds.
+fn grid_cell(r: &Comparison) -> String {
+    let util = r.utilisation.as_ref().map_or("–", |u| mark(u.max_difference <= UTILISATION_TARGET));
+    format!(
+        "{} / {} / {} / {util}",
+        percent(r.mean_error(0.0, LOW_LOAD, false)),
+        percent(r.mean_error(LOW_LOAD, HIGH_LOAD, false)),
+        signed_percent(r.saturation_error())
+    )
+}
+
+/// How many configurations meet each target: (all, low load, of those measured there, high
+/// load, of those measured, saturation, utilisation, of those measured).
+fn target_counts(results: &[Comparison]) -> [usize; 8] {
+    let count = |f: &dyn Fn(&Comparison) -> bool| results.iter().filter(|r| f(r)).count();
+    [
+        count(&|r| r.meets_targets()),
+        count(&|r| r.mean_error(0.0, LOW_LOAD, false).is_some_and(|e| e <= LOW_TARGET)),
+        count(&|r| r.mean_error(0.0, LOW_LOAD, false).is_some()),
+        count(&|r| r.mean_error(LOW_LOAD, HIGH_LOAD, false).is_some_and(|e| e <= HIGH_TARGET)),
+        count(&|r| r.mean_error(LOW_LOAD, HIGH_LOAD, false).is_some()),
+        count(&|r| r.saturation_error().abs() <= SATURATION_TARGET),
+        count(&|r| r.utilisation.as_ref().is_some_and(|u| u.max_difference <= UTILISATION_TARGET)),
+        count(&|r| r.utilisation.is_some()),
+    ]
+}
+
+/// The whole grid of §8 (`torus validate --grid`): for each torus size and message length, how
+/// many configurations meet each target, and every configuration's errors.
+pub fn grid_markdown(sizes: &[(Length, Vec<Comparison>)], seconds: f64, command: &str) -> String {
+    let mut md = String::new();
+    let configurations: usize = sizes.iter().map(|(_, r)| r.len()).sum();
+    let simulations: usize = sizes.iter().flat_map(|(_, r)| r).map(|r| r.simulations).sum();
+    let _ = writeln!(md, "# The channel-queue model against the simulator: the whole grid
+");
+    let _ = writeln!(
+        md,
+        "Generated by `{command}` ({configurations} configurations, {simulations} simulations, {seconds:.0} s).          [channel-queue.md](channel-queue.md) gives the 8×8, M = 16 part of the grid in full, with          plots and every point; this page gives every torus size k and message length M of the          model's §8 ([`docs/models/channel-queue.md`](../models/channel-queue.md)), each with every          routing algorithm (its default VCs) and traffic pattern, B = 4, measured the same way.\n"
+    );
+    if let Some((length, _)) = sizes.first() {
+        let _ = writeln!(
+            md,
+            "**Method**, as in channel-queue.md: the simulated saturation rate (bisection, runs of {} + {}              cycles) against the model's; the mean latency at {} of the simulated saturation rate              (runs of {} + {} cycles) against the model's; at {:.0} %, a run of {} cycles whose              per-channel utilisation is set against the model's. Targets: mean |error| ≤ {:.0} % up              to {:.0} % of saturation, ≤ {:.0} % from {:.0} to {:.0} %; saturation rate within              ±{:.0} %; every channel within ±{} flits/cycle.\n",
+            length.saturation_warmup,
+            length.saturation_cycles,
+            length.fractions.iter().map(|f| format!("{:.0} %", 100.0 * f)).collect::<Vec<_>>().join(", "),
+            length.warmup,
+            length.cycles,
+            100.0 * LOW_LOAD,
+            length.utilisation_cycles,
+            100.0 * LOW_TARGET,
+            100.0 * LOW_LOAD,
+            100.0 * HIGH_TARGET,
+            100.0 * LOW_LOAD,
+            100.0 * HIGH_LOAD,
+            100.0 * SATURATION_TARGET,
+            UTILISATION_TARGET,
+        );
+    }
+    let _ = writeln!(md, "## Targets met, by size
+");
+    let _ = writeln!(md, "| torus, messages | configurations | every target | latency ≤ {:.0} % | latency {:.0}–{:.0} % | saturation rate | utilisation |", 100.0 * LOW_LOAD, 100.0 * LOW_LOAD, 100.0 * HIGH_LOAD);
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let mut totals = [0; 8];
+    let row = |label: String, n: usize, c: [usize; 8]| {
+        format!("| {label} | {n} | {} | {} of {} | {} of {} | {} | {} of {} |\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+    };
+    for (_, results) in sizes {
+        let counts = target_counts(results);
+        totals.iter_mut().zip(counts).for_each(|(t, c)| *t += c);
+        let label = results.first().map_or(String::new(), |r| size_of(&r.scenario));
+        md.push_str(&row(label, results.len(), counts));
+    }
+    md.push_str(&row("all".into(), configurations, totals));
+    let _ = writeln!(md, "\n## Every configuration\n");
+    let _ = writeln!(
+        md,
+        "Each cell: mean |latency error| up to {:.0} % / from {:.0} to {:.0} % of the simulated          saturation rate / the predicted saturation rate's error / every channel's utilisation          within ±{} flits/cycle. “saturated”: the model had saturated at a rate the simulator          carried; “–”: no point measured there.\n",
+        100.0 * LOW_LOAD,
+        100.0 * LOW_LOAD,
+        100.0 * HIGH_LOAD,
+        UTILISATION_TARGET
+    );
+    for (_, results) in sizes {
+        let Some(first) = results.first() else { continue };
+        let _ = writeln!(md, "### {}\n", size_of(&first.scenario));
+        let _ = write!(md, "| routing |");
+        for t in PATTERNS {
+            let _ = write!(md, " {t} |");
+        }
+        let _ = write!(md, "\n|---|");
+        for _ in PATTERNS {
+            let _ = write!(md, "---|");
+        }
+        md.push('\n');
+        for routing in ROUTINGS {
+            let _ = write!(md, "| {routing} |");
+            for traffic in PATTERNS {
+                let cell = results.iter().find(|r| r.scenario.routing == routing && r.scenario.traffic == traffic).map_or("–".into(), grid_cell);
+                let _ = write!(md, " {cell} |");
+            }
+            md.push('\n');
+        }
+        md.push('\n');
+    }
+    md
+}
+
+/// Writes `validation/channel-queue-grid.md` under `out`.
+pub fn write_grid(sizes: &[(Length, Vec<Comparison>)], seconds: f64, command: &str, out: &Path) -> std::io::Result<()> {
+    let folder = out.join("validation");
+    std::fs::create_dir_all(&folder)?;
+    std::fs::write(folder.join("channel-queue-grid.md"), grid_markdown(sizes, seconds, command))
+}
+
 /// Writes `validation/channel-queue.md` and its plots under `out`.
 pub fn write(results: &[Comparison], length: &Length, seconds: f64, command: &str, out: &Path) -> std::io::Result<()> {
     let folder = out.join("validation");
@@ -561,8 +714,32 @@ mod tests {
         assert!(!ROUTINGS.contains(&RoutingKind::Chaos));
     }
 
+    /// §8's whole grid: every k by every M, each the committed report's grid on that torus, the
+    /// model covering every configuration; the 4×4 hot spot has one hot node, its centre.
     #[test]
-    fn errors_and_targets_from_the_points() {
+    fn the_whole_grid_is_every_size_by_every_length() {
+        let sizes: Vec<(u32, u32)> = Length::grid()
+            .iter()
+            .map(|length| {
+                let grid = configurations(length);
+                assert_eq!(grid.len(), ROUTINGS.len() * PATTERNS.len());
+                let (k, len) = (grid[0].k, grid[0].len);
+                for s in &grid {
+                    assert!(channel_queue::assumptions_hold(s).is_ok(), "{}", s.canonical());
+                    assert_eq!((s.k, s.len, s.buf), (k, len, 4));
+                    let hot: &[u32] = if s.traffic == TrafficKind::Hotspot && k == 4 { &[10] } else { &[] };
+                    assert_eq!(s.hot_nodes, hot, "{}", s.canonical());
+                }
+                (k, len)
+            })
+            .collect();
+        assert_eq!(sizes, [(4, 1), (4, 16), (4, 32), (8, 1), (8, 16), (8, 32), (16, 1), (16, 16), (16, 32)]);
+        assert_eq!(configurations(&Length::grid()[4]), configurations(&Length::full()), "k = 8, M = 16 is the committed report's");
+    }
+
+    /// A configuration whose errors are 3 % at low load, 10 % at high load, +4.5 % on the
+    /// saturation rate, and whose utilisation is within 0.015 flits/cycle.
+    fn compared(scenario: &str) -> Comparison {
         let point = |fraction: f64, model: Option<f64>, latency: f64| Point {
             fraction,
             rate: fraction * 0.02,
@@ -570,8 +747,8 @@ mod tests {
             paper: None,
             simulated: SimulatedPoint { latency, ci95: 0.1, seeds: 1, saturated: false, deadlock: false },
         };
-        let mut r = Comparison {
-            scenario: Scenario::parse("k=8&routing=dor").unwrap(),
+        Comparison {
+            scenario: Scenario::parse(scenario).unwrap(),
             routes: "exact".into(),
             model_saturation: 0.0209,
             simulated_saturation: 0.02,
@@ -579,8 +756,31 @@ mod tests {
             points: vec![point(0.1, Some(20.4), 20.0), point(0.5, Some(28.8), 30.0), point(0.8, Some(55.0), 50.0)],
             utilisation: Some(Utilisation { rate: 0.01, mean_difference: 0.001, max_difference: 0.015, hottest_measured: 0.3, hottest_predicted: 0.31 }),
             curve: Vec::new(),
-            simulations: 0,
-        };
+            simulations: 10,
+        }
+    }
+
+    #[test]
+    fn the_grid_page_counts_the_targets_met_per_size_and_gives_every_cell() {
+        let small = vec![compared("k=4&len=1&routing=dor&traffic=tornado"), {
+            let mut r = compared("k=4&len=1&routing=val&traffic=tornado");
+            r.simulated_saturation = 0.018;
+            r
+        }];
+        let large = vec![compared("k=16&len=32&routing=goal&traffic=uniform")];
+        let md = grid_markdown(&[(Length::full().sized(4, 1), small), (Length::full().sized(16, 32), large)], 12.0, "torus validate --grid");
+        assert!(md.contains("(3 configurations, 30 simulations, 12 s)"), "{md}");
+        assert!(md.contains("| 4×4 torus, M = 1, B = 4 | 2 | 1 | 2 of 2 | 2 of 2 | 1 | 2 of 2 |"), "VAL's saturation is 16 % off: {md}");
+        assert!(md.contains("| 16×16 torus, M = 32, B = 4 | 1 | 1 | 1 of 1 | 1 of 1 | 1 | 1 of 1 |"), "{md}");
+        assert!(md.contains("| all | 3 | 2 | 3 of 3 | 3 of 3 | 2 | 3 of 3 |"), "{md}");
+        assert!(md.contains("| dor | – | 3.0 % / 10.0 % / +4.5 % / yes |"), "DOR's tornado cell: {md}");
+        assert!(md.contains("| val | – | 3.0 % / 10.0 % / +16.1 % / yes |"), "{md}");
+        assert!(md.contains("| goal | 3.0 % / 10.0 % / +4.5 % / yes |"), "{md}");
+    }
+
+    #[test]
+    fn errors_and_targets_from_the_points() {
+        let mut r = compared("k=8&routing=dor");
         // (0.4/20 + 1.2/30) / 2 = 3 %; 5/50 = 10 %; saturation +4.5 %.
         assert!((r.mean_error(0.0, LOW_LOAD, false).unwrap() - 0.03).abs() < 1e-12);
         assert!((r.mean_error(LOW_LOAD, HIGH_LOAD, false).unwrap() - 0.1).abs() < 1e-12);
