@@ -141,6 +141,9 @@ fn plan_and_collect_refuse_what_they_cannot_use() {
         &["sweep", "k=4", "--rates", "0.01:0.02:2", "--plan", "--collect", "x"],
         &["validate", "--collect", "/nonexistent/results.jsonl"],
         &["experiment", "saturation", "--collect", "results.jsonl", "--out", "x"],
+        &["validate", "--grid", "--k", "5", "--plan"],
+        &["validate", "--grid", "--len", "2,x", "--plan"],
+        &["validate", "--k", "4", "--plan"],
         &["run", "--batch", "--part", "3/3"],
     ] {
         let (code, out, err) = torus(args);
@@ -164,7 +167,7 @@ fn validation_plans_the_channel_queue_grid_as_one_curve_job_per_configuration() 
     assert!(jobs.iter().all(|j| j["job"] == "curve" && j["points"].as_array().unwrap().len() == 3), "{}", jobs[0]);
 
     // The grid: the same curve per configuration on each of its sizes.
-    let (code, grid_plan, err) = torus(&["validate", "--grid", "--quick", "--plan"]);
+    let (code, grid_plan, err) = torus(&["validate", "--grid", "--quick", "--k", "4", "--len", "1,8", "--plan"]);
     assert_eq!(code, 0, "{err}");
     let grid: Vec<serde_json::Value> = grid_plan.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(grid.len(), 2 * 63, "the quick grid's two sizes");

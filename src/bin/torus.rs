@@ -145,13 +145,14 @@ torus run --batch [--part I/N] [--threads N]
   --scaling     cost against network size and load; --svg DIR plots its two curves
   --scenario S  time this scenario only (with --models, its model only)
   --models      time a 100-point curve of each analytical model instead",
-        "validate" => "torus validate [--quick] [--channel-queue | --grid] [--out DIR] [--threads N] [--plan | --collect FILE...]
+        "validate" => "torus validate [--quick] [--channel-queue | --grid [--k a,b,..] [--len a,b,..]] [--out DIR] [--threads N] [--plan | --collect FILE...]
   Every paper's model against the simulator on the paper's set-ups: DIR/validation.md and
   DIR/validation/*.svg (DIR defaults to docs), then the channel-queue model over every routing
   and pattern: DIR/validation/channel-queue.md (--channel-queue: only that). --grid: only the
   channel-queue model, over every routing and pattern on every torus size k = 4, 8, 16 and
   message length M = 1, 16, 32 of its accuracy targets, DIR/validation/channel-queue-grid.md
-  (567 configurations: hours on two cores; plan and collect spread them, docs/cluster.md).
+  (567 configurations: hours on two cores; plan and collect spread them, docs/cluster.md);
+  --k a,b,.. and --len a,b,.. run only those sizes and lengths.
   --quick runs shortened. DIR must be writable: it is checked before the first simulation.",
         "experiment" => "torus experiment <saturation|permutations|histograms|stability|faults|router|all>
         [--quick] [--permutations N] [--routings a,b,..] [--out DIR] [--threads N] [--plan | --collect FILE...]
@@ -505,7 +506,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "validate" => {
             let (args, mode) = split_mode(args)?;
-            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue", "--grid"])?;
+            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue", "--grid", "--k=", "--len="])?;
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
@@ -513,7 +514,9 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
                 command_line::check_output_dir(std::path::Path::new(out))?;
             }
             if args.iter().any(|a| a == "--grid") {
-                validate_grid(quick, out, mode)?;
+                validate_grid(quick, out, grid_sizes(args)?, mode)?;
+            } else if let Some(option) = args.iter().find(|a| *a == "--k" || *a == "--len") {
+                return Err(Fail(format!("{option} chooses sizes of the grid: give it with --grid")));
             } else {
                 validate(quick, out, args.iter().any(|a| a == "--channel-queue"), mode)?;
             }
@@ -688,9 +691,10 @@ fn validate(quick: bool, out: &str, only_channel_queue: bool, mode: Mode) -> Res
 
 /// `torus validate --grid`: the channel-queue model over every torus size and message length
 /// of its §8, written to `out`/validation/channel-queue-grid.md.
-fn validate_grid(quick: bool, out: &str, mode: Mode) -> Result<(), Fail> {
+fn validate_grid(quick: bool, out: &str, (radices, message_lengths): (Vec<u32>, Vec<u32>), mode: Mode) -> Result<(), Fail> {
     use validation::channel_queue as cq;
-    let lengths = if quick { cq::Length::quick_grid() } else { cq::Length::grid() };
+    let length = if quick { cq::Length::quick() } else { cq::Length::full() };
+    let lengths = length.grid_of(&radices, &message_lengths).map_err(Fail)?;
     let Some((curves, seconds)) = mode.carry_out(|runner| (cq::simulate_all(&lengths, runner), runner.elapsed().0))? else {
         return Ok(());
     };
@@ -706,6 +710,22 @@ fn validate_grid(quick: bool, out: &str, mode: Mode) -> Result<(), Fail> {
     cq::write_grid(&sizes, seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
     eprintln!("wrote {out}/validation/channel-queue-grid.md in {seconds:.0} s");
     Ok(())
+}
+
+/// `--k a,b,..` and `--len a,b,..` of `validate --grid`: the torus sizes and message lengths, by
+/// default the whole grid's (with `--quick`, too).
+fn grid_sizes(args: &[String]) -> Result<(Vec<u32>, Vec<u32>), Fail> {
+    use validation::channel_queue::{GRID_LENGTHS, GRID_RADICES};
+    let list = |name: &str, default: &[u32], least: u32| -> Result<Vec<u32>, Fail> {
+        let Some(text) = option(args, name)? else { return Ok(default.to_vec()) };
+        text.split(',')
+            .map(|v| match v.trim().parse::<u32>() {
+                Ok(n) if n >= least => Ok(n),
+                _ => Err(Fail(format!("{name} takes a comma-separated list of whole numbers from {least}, got `{v}`"))),
+            })
+            .collect()
+    };
+    Ok((list("--k", &GRID_RADICES, 2)?, list("--len", &GRID_LENGTHS, 1)?))
 }
 
 /// How a many-run command carries out its jobs: here, as a plan, or from collected results.

@@ -107,12 +107,17 @@ impl Length {
 
     /// §8's whole grid at the committed report's run lengths: every k by every M.
     pub fn grid() -> Vec<Length> {
-        GRID_RADICES.iter().flat_map(|&k| GRID_LENGTHS.iter().map(move |&len| Length::full().sized(k, len))).collect()
+        Length::full().grid_of(&GRID_RADICES, &GRID_LENGTHS).expect("§8's grid is valid")
     }
 
-    /// A smoke run of the grid's machinery: two small sizes, short runs.
-    pub fn quick_grid() -> Vec<Length> {
-        vec![Length::quick().sized(4, 1), Length::quick().sized(4, 8)]
+    /// This length on every k of `radices` by every M of `lengths` (`validate --grid --k … --len
+    /// …`), or why a size does not hold the grid.
+    pub fn grid_of(&self, radices: &[u32], lengths: &[u32]) -> Result<Vec<Length>, String> {
+        let sizes: Vec<Length> = radices.iter().flat_map(|&k| lengths.iter().map(move |&len| self.sized(k, len))).collect();
+        for size in &sizes {
+            checked_configurations(size)?;
+        }
+        Ok(sizes)
     }
 }
 
@@ -207,7 +212,13 @@ impl Comparison {
 /// The grid's scenarios. A torus too small for seed 004's five hot nodes (fewer than 25 nodes)
 /// gets one, its centre, five times as likely as any other destination.
 pub fn configurations(length: &Length) -> Vec<Scenario> {
-    let torus = Scenario::parse(&length.base).expect("a valid grid torus");
+    checked_configurations(length).expect("a valid grid")
+}
+
+/// [`configurations`], or why one of them is not a valid scenario (a size the grid's patterns
+/// are not defined on).
+fn checked_configurations(length: &Length) -> Result<Vec<Scenario>, String> {
+    let torus = Scenario::parse(&length.base).map_err(|e| format!("{}: {e}", length.base))?;
     let centre = (0..torus.n).map(|d| (torus.k / 2) * torus.k.pow(d)).sum::<u32>();
     let mut list = Vec::new();
     for routing in ROUTINGS {
@@ -216,10 +227,12 @@ pub fn configurations(length: &Length) -> Vec<Scenario> {
             if traffic == TrafficKind::Hotspot && torus.k.pow(torus.n) < 25 {
                 text += &format!("&hot={centre}");
             }
-            list.push(Scenario::parse(&text).expect("a valid grid scenario"));
+            let s = Scenario::parse(&text).map_err(|e| format!("{text}: {e}"))?;
+            channel_queue::assumptions_hold(&s).map_err(|e| format!("{text}: the channel-queue model does not cover it: {e}"))?;
+            list.push(s);
         }
     }
-    list
+    Ok(list)
 }
 
 const CURVE_POINTS: usize = 60;
@@ -647,6 +660,16 @@ pub fn grid_markdown(sizes: &[(Length, Vec<Comparison>)], seconds: f64, command:
         md.push_str(&row(label, results.len(), counts));
     }
     md.push_str(&row("all".into(), configurations, totals));
+    let present: Vec<(u32, u32)> = sizes.iter().filter_map(|(_, r)| r.first()).map(|r| (r.scenario.k, r.scenario.len)).collect();
+    let missing: Vec<String> = GRID_RADICES
+        .iter()
+        .flat_map(|&k| GRID_LENGTHS.iter().map(move |&len| (k, len)))
+        .filter(|size| !present.contains(size))
+        .map(|(k, len)| format!("k = {k}, M = {len}"))
+        .collect();
+    if !missing.is_empty() {
+        let _ = writeln!(md, "\nNot measured here, of §8's grid: {}.", missing.join("; "));
+    }
     let _ = writeln!(md, "\n## Every configuration\n");
     let _ = writeln!(
         md,
@@ -773,6 +796,7 @@ mod tests {
         assert!(md.contains("| 4×4 torus, M = 1, B = 4 | 2 | 1 | 2 of 2 | 2 of 2 | 1 | 2 of 2 |"), "VAL's saturation is 16 % off: {md}");
         assert!(md.contains("| 16×16 torus, M = 32, B = 4 | 1 | 1 | 1 of 1 | 1 of 1 | 1 | 1 of 1 |"), "{md}");
         assert!(md.contains("| all | 3 | 2 | 3 of 3 | 3 of 3 | 2 | 3 of 3 |"), "{md}");
+        assert!(md.contains("Not measured here, of §8's grid: k = 4, M = 16; k = 4, M = 32; k = 8, M = 1; k = 8, M = 16; k = 8, M = 32; k = 16, M = 1; k = 16, M = 16."), "{md}");
         assert!(md.contains("| dor | – | 3.0 % / 10.0 % / +4.5 % / yes |"), "DOR's tornado cell: {md}");
         assert!(md.contains("| val | – | 3.0 % / 10.0 % / +16.1 % / yes |"), "{md}");
         assert!(md.contains("| goal | 3.0 % / 10.0 % / +4.5 % / yes |"), "{md}");
