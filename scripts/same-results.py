@@ -79,6 +79,16 @@ SCENARIOS = [
     "k=8&routing=nbc&traffic=transpose&len=8&rate=0.01&frandom=0.08&seed=3&warmup=500&cycles=3000",
     "k=8&routing=duato&switching=scouting&scout=3&misroute=3&traffic=uniform&len=16&rate=0.01&vcs=4&frandom=0.1&warmup=500&cycles=3000",
     "k=8&routing=chaos&traffic=uniform&len=4&rate=0.05&buf=4&frandom=0.05&warmup=500&cycles=3000",
+    # Router organisations (router=), below and past saturation, and with lengths that vary.
+    "k=8&routing=dor&traffic=uniform&len=1&rate=0.8&vcs=2&buf=12&router=maxmatch&warmup=500&cycles=2000",
+    "k=8&routing=minad&traffic=tornado&len=1&rate=0.3&vcs=3&buf=8&router=damq&warmup=500&cycles=2000",
+    "k=8&routing=val&traffic=uniform&len=1&rate=0.45&vcs=4&buf=6&router=speedup2&warmup=500&cycles=2000",
+    "k=8&routing=romm&traffic=neighbor&len=1&rate=3&vcs=4&buf=6&router=wide&warmup=500&cycles=2000",
+    "k=8&routing=goal&traffic=diagonal&len=1&rate=0.55&vcs=3&buf=8&router=damq+speedup2+wide&warmup=500&cycles=2000",
+    "k=8&routing=dor&traffic=neighbor&len=1&rate=3.5&vcs=2&buf=12&router=damq+speedup2+wide&warmup=500&cycles=2000",
+    "k=8&routing=rlb&traffic=transpose&len=4&rate=0.1&router=maxmatch+speedup2+wide&warmup=500&cycles=2000",
+    "k=8&routing=duato&traffic=uniform&len=12&lengths=geometric&rate=0.02&vcs=4&warmup=500&cycles=2000",
+    "k=8&routing=goal&traffic=neighbor&len=1&rate=2.5&vcs=3&buf=8&router=damq+speedup2+wide+voq&warmup=500&cycles=2000",
     # A deadlock (too few VCs), and a long quiet run.
     "k=4&routing=dor&traffic=uniform&len=8&rate=0.2&vcs=1&unsafe=1&warmup=100&cycles=3000",
     "k=8&routing=minad&traffic=tornado&len=16&rate=0.06&vcs=1&unsafe=1&warmup=100&cycles=3000",

@@ -108,25 +108,28 @@ pub struct RouterOrganisation {
     /// Terminals as wide as the network: 2n injection channels per node, and up to 2n flits
     /// ejected per cycle.
     pub wide: bool,
+    /// With `wide`: the source queue split by first hop, a virtual output queue per network
+    /// port, each feeding the injection channel of its own port.
+    pub voq: bool,
 }
 
 impl RouterOrganisation {
     /// The feature names, in canonical order.
-    pub const FEATURES: [&'static str; 4] = ["maxmatch", "damq", "speedup2", "wide"];
+    pub const FEATURES: [&'static str; 5] = ["maxmatch", "damq", "speedup2", "wide", "voq"];
     /// The organisation that reproduces seed 004's throughputs (docs/experiments/router.md).
-    pub const PAPER: RouterOrganisation = RouterOrganisation { maxmatch: false, damq: true, speedup2: true, wide: true };
+    pub const PAPER: RouterOrganisation = RouterOrganisation { maxmatch: false, damq: true, speedup2: true, wide: true, voq: false };
     /// The organisations the page offers: today's router, each feature alone, and [`Self::PAPER`].
     pub const OFFERED: [RouterOrganisation; 6] = [
-        RouterOrganisation { maxmatch: false, damq: false, speedup2: false, wide: false },
-        RouterOrganisation { maxmatch: true, damq: false, speedup2: false, wide: false },
-        RouterOrganisation { maxmatch: false, damq: true, speedup2: false, wide: false },
-        RouterOrganisation { maxmatch: false, damq: false, speedup2: true, wide: false },
-        RouterOrganisation { maxmatch: false, damq: false, speedup2: false, wide: true },
+        RouterOrganisation { maxmatch: false, damq: false, speedup2: false, wide: false , voq: false },
+        RouterOrganisation { maxmatch: true, damq: false, speedup2: false, wide: false , voq: false },
+        RouterOrganisation { maxmatch: false, damq: true, speedup2: false, wide: false , voq: false },
+        RouterOrganisation { maxmatch: false, damq: false, speedup2: true, wide: false , voq: false },
+        RouterOrganisation { maxmatch: false, damq: false, speedup2: false, wide: true , voq: false },
         RouterOrganisation::PAPER,
     ];
 
-    fn flags(&self) -> [bool; 4] {
-        [self.maxmatch, self.damq, self.speedup2, self.wide]
+    fn flags(&self) -> [bool; 5] {
+        [self.maxmatch, self.damq, self.speedup2, self.wide, self.voq]
     }
 
     /// Today's input-queued router, with none of the features.
@@ -156,6 +159,7 @@ impl RouterOrganisation {
                 "damq" => &mut r.damq,
                 "speedup2" => &mut r.speedup2,
                 "wide" => &mut r.wide,
+                "voq" => &mut r.voq,
                 _ => {
                     return Err(format!(
                         "must be iq or features joined by + from {}, got {}",
@@ -960,6 +964,9 @@ impl Scenario {
             // Faults and misrouting run in the input-queued router's own phases only.
             if self.has_faults() || self.misroute > 0 {
                 return Err(ScenarioError::new("router", format!("router={} needs a network without faults (flinks, fnodes, frandom, misroute)", self.router)));
+            }
+            if self.router.voq && !self.router.wide {
+                return Err(ScenarioError::new("router", "voq splits the source queue among the injection channels of wide: it needs wide"));
             }
             if self.router.maxmatch && self.router.damq {
                 return Err(ScenarioError::new(

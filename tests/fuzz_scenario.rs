@@ -206,9 +206,9 @@ impl Generator {
         if self.below(4) == 0 {
             return "iq".into();
         }
-        let features = ["maxmatch", "damq", "speedup2", "wide", "iq", "fast", ""];
-        let count = 1 + self.below(4);
-        let chosen: Vec<&str> = (0..count).map(|_| if self.below(8) == 0 { self.pick(&features) } else { self.pick(&features[..4]) }).collect();
+        let features = ["maxmatch", "damq", "speedup2", "wide", "voq", "iq", "fast", ""];
+        let count = 1 + self.below(5);
+        let chosen: Vec<&str> = (0..count).map(|_| if self.below(8) == 0 { self.pick(&features) } else { self.pick(&features[..5]) }).collect();
         chosen.join(self.pick(&["+", "+", "+", " ", "%2B", "++", ","]))
     }
 

@@ -21,6 +21,7 @@ fn canonical_strings_round_trip() {
         "router=wide+maxmatch",
         "router=speedup2%2Bdamq",
         "router=iq",
+        "router=voq+wide+damq",
         "lengths=geometric&len=12&routing=adaptive",
         "lengths=uniform:4-20",
         "lengths=uniform:5-5&len=5",
@@ -80,6 +81,7 @@ fn defaults_follow_the_spec() {
         assert_eq!(r, torus_explorer::scenario::RouterOrganisation::PAPER, "{text}");
         assert_eq!(r.name(), "damq+speedup2+wide");
     }
+    assert_eq!(Scenario::parse("router=voq+wide+damq+speedup2").unwrap().router.name(), "damq+speedup2+wide+voq");
     // Message lengths: fixed unless a link says otherwise; len is the mean, which a uniform
     // range gives when len is left out.
     assert_eq!(s.lengths, torus_explorer::scenario::Lengths::Fixed);
@@ -155,7 +157,8 @@ fn bad_inputs_name_their_key() {
         ("frate=17", "frate", "(0, 16]"),
         ("len=4&frate=x", "frate", "(0, 4]"),
         ("frate=5e-324", "frate", "too small"),
-        ("router=fast", "router", "maxmatch, damq, speedup2, wide"),
+        ("router=fast", "router", "maxmatch, damq, speedup2, wide, voq"),
+        ("router=damq+voq", "router", "needs wide"),
         ("router=damq++wide", "router", "got ``"),
         ("router=damq+damq", "router", "twice"),
         ("router=maxmatch+damq", "router", "cannot be combined"),

@@ -440,6 +440,9 @@ pub struct Simulation {
 
     // Per node.
     source_queue: Vec<VecDeque<u32>>,
+    /// Under `router=...voq`: the port of each message slot's first hop, which picks its
+    /// virtual output queue and injection channel (empty under every other organisation).
+    first_port: Table<u8>,
     next_arrival: Table<f64>,
     /// The end of each node's current or next burst (`inject=onoff`; unused otherwise).
     burst_end: Table<f64>,
@@ -673,6 +676,7 @@ impl Simulation {
             pipeline: Pipeline::new(s, net_vcs, nodes as usize * input_ports),
             delayed: s.has_delays(),
             source_queue: (0..nodes).map(|_| VecDeque::new()).collect(),
+            first_port: Vec::new().into(),
             calendar,
             due: Vec::with_capacity(nodes as usize),
             next_arrival: next_arrival.into(),
@@ -1004,7 +1008,9 @@ impl Simulation {
         if labelled {
             self.labelled_outstanding += 1;
         }
-        if let Some(injection) = self.free_injection_vc(src) {
+        if self.router.voq {
+            self.queue_by_first_hop(r, src, slot, now);
+        } else if let Some(injection) = self.free_injection_vc(src) {
             // A free injection VC has an empty queue: the tail that freed it took the next.
             debug_assert!(self.source_queue[src as usize].is_empty());
             self.inject(injection, slot, now);
@@ -1069,6 +1075,47 @@ impl Simulation {
             self.free_broadcasts.push(id);
         }
         self.replicate(r, id, node);
+    }
+
+    /// Under `voq`: new message `slot` of `src` joins the virtual output queue of its first hop,
+    /// the first candidate its routing algorithm gives at the source (port 0 for a message to
+    /// its own node), and takes that port's injection VC if it is free.
+    #[cold]
+    #[inline(never)]
+    fn queue_by_first_hop<R: Routing>(&mut self, r: &R, src: Node, slot: u32, now: u64) {
+        let mut plan = self.messages[slot as usize].plan;
+        let mut candidates = Candidates::default();
+        r.candidates(&self.torus, src, &mut plan, &mut candidates);
+        let port = candidates.as_slice()[0].port;
+        let port = if port < self.ports { port } else { 0 };
+        if self.first_port.len() <= slot as usize {
+            self.first_port.resize(slot as usize + 1, 0);
+        }
+        self.first_port[slot as usize] = port as u8;
+        let vc = self.net_vcs + port * self.torus.nodes() + src;
+        if self.vc[vc as usize].owner == NONE {
+            // A free injection VC has an empty virtual output queue: the tail that freed it
+            // took the next.
+            debug_assert!(!self.source_queue[src as usize].iter().any(|&q| self.first_port[q as usize] as u32 == port));
+            self.inject(vc, slot, now);
+        } else {
+            self.source_queue[src as usize].push_back(slot);
+            self.messages_queued += 1;
+        }
+    }
+
+    /// Under `voq`: the oldest queued message of `node` whose first hop is the port of its
+    /// injection VC `vc`, just freed, takes it.
+    #[cold]
+    #[inline(never)]
+    fn start_injection_by_first_hop(&mut self, node: Node, vc: u32, ready: u64) {
+        let port = (vc - self.net_vcs) / self.torus.nodes();
+        let queue = &self.source_queue[node as usize];
+        if let Some(at) = queue.iter().position(|&q| self.first_port[q as usize] as u32 == port) {
+            let slot = self.source_queue[node as usize].remove(at).unwrap();
+            self.messages_queued -= 1;
+            self.inject(vc, slot, ready);
+        }
     }
 
     /// Moves the next queued message of `node` onto its injection VC `vc`, just freed.
@@ -1450,7 +1497,7 @@ impl Simulation {
             let sent = self.vc[from as usize].sent;
             let header = sent == 0;
             let tail = sent + 1 == self.len;
-            self.depart::<CHAOS>(from, tail, now);
+            self.depart::<CHAOS, false>(from, tail, now);
             if DELAY && from < self.net_vcs {
                 self.send_credit(from);
             }
@@ -1517,9 +1564,11 @@ impl Simulation {
     }
 
     /// The front flit leaves `vc`: its credit goes back upstream (usable next cycle), and when
-    /// it is the tail the VC's routing state is cleared for the next message.
+    /// it is the tail the VC's routing state is cleared for the next message. `ORGANISED`: the
+    /// moves of [`router`], where `voq` may pick the next message (the input-queued router's
+    /// moves never ask).
     #[inline(always)]
-    fn depart<const CHAOS: bool>(&mut self, vc: u32, tail: bool, now: u64) {
+    fn depart<const CHAOS: bool, const ORGANISED: bool>(&mut self, vc: u32, tail: bool, now: u64) {
         let network = vc < self.net_vcs;
         let buf = self.buf;
         let v = &mut self.vc[vc as usize];
@@ -1542,7 +1591,11 @@ impl Simulation {
                 self.leave_shared_queue(vc);
             } else if !network {
                 self.vc[vc as usize].owner = NONE;
-                self.start_injection(self.vc_router(vc), vc, now + 1);
+                if ORGANISED && self.router.voq {
+                    self.start_injection_by_first_hop(self.vc_router(vc), vc, now + 1);
+                } else {
+                    self.start_injection(self.vc_router(vc), vc, now + 1);
+                }
             }
         }
     }

@@ -17,6 +17,13 @@
 //!   same cycle, so zero-load latency stays M + H.
 //! - **wide**: 2n injection VCs per node, each a switch input of its own, take messages from the
 //!   node's source queue in order; and the ejection port takes up to 2n flits a cycle.
+//! - **voq** (with `wide`): the source queue is split into a virtual output queue per network
+//!   port. A message joins the queue of its first hop, the first candidate its routing
+//!   algorithm gives at the source, and the injection VC of that port takes the oldest message
+//!   of its queue; so a message never waits at the source behind messages bound another way,
+//!   which under `wide` alone it does whenever two of the four injection VCs hold messages bound
+//!   the same way (nearest-neighbour traffic stops at 0.83 of its bound; docs/experiments/
+//!   router.md). The header then routes as under `wide`, from its own injection VC.
 //!
 //! The input-queued router's own allocation and moves ([`Simulation::step_with`]) are untouched:
 //! these run instead, for every algorithm but chaos, under wormhole switching. They also run the
@@ -357,7 +364,7 @@ impl Simulation {
             let header = sent == 0;
             // Messages may differ in length here (`lengths=`).
             let tail = sent + 1 == self.messages[slot as usize].len;
-            self.depart::<false>(from, tail, now);
+            self.depart::<false, true>(from, tail, now);
             if header && from >= self.net_vcs {
                 self.messages[slot as usize].injected = now;
             }

@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 /// Bumped whenever the saved fields change.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// Declares the saved state from two lists that together name every field of [`Simulation`]
 /// once: the fields saved (with their types) and the fields rebuilt from the scenario. A field
@@ -67,6 +67,7 @@ saved_state! {
         busy_vcs: Table<u8>,
         channels_at_level: Table<u64>,
         source_queue: Vec<VecDeque<u32>>,
+        first_port: Table<u8>,
         next_arrival: Table<f64>,
         burst_end: Table<f64>,
         calendar: Calendar,
