@@ -706,7 +706,16 @@ fn validate_grid(quick: bool, out: &str, (radices, message_lengths): (Vec<u32>, 
             (length, results)
         })
         .collect();
-    let command = if quick { format!("torus validate --grid --quick --out {out}") } else { format!("torus validate --grid --out {out}") };
+    let list = |name: &str, values: &[u32], whole: &[u32]| {
+        let spelled: Vec<String> = values.iter().map(u32::to_string).collect();
+        if values == whole { String::new() } else { format!(" {name} {}", spelled.join(",")) }
+    };
+    let command = format!(
+        "torus validate --grid{}{}{} --out {out}",
+        if quick { " --quick" } else { "" },
+        list("--k", &radices, &cq::GRID_RADICES),
+        list("--len", &message_lengths, &cq::GRID_LENGTHS)
+    );
     cq::write_grid(&sizes, seconds, &command, std::path::Path::new(out)).map_err(|e| Fail(format!("writing {out}: {e}")))?;
     eprintln!("wrote {out}/validation/channel-queue-grid.md in {seconds:.0} s");
     Ok(())

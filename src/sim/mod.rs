@@ -983,6 +983,7 @@ impl Simulation {
 
     /// A new message joins the source queue of `src` in the current cycle: a unicast message,
     /// or a one-hop copy of `broadcast`.
+    #[inline(always)]
     fn create_message<R: Routing>(&mut self, r: &R, src: Node, dest: Node, broadcast: u32) -> u32 {
         let now = self.cycle;
         let plan = r.plan(&self.torus, src, dest, &mut self.routing_rng);
@@ -1120,7 +1121,9 @@ impl Simulation {
 
     /// Moves the next queued message of `node` onto its injection VC `vc`, just freed.
     fn start_injection(&mut self, node: Node, vc: u32, ready: u64) {
-        if let Some(slot) = self.source_queue[node as usize].pop_front() {
+        if self.router.voq {
+            self.start_injection_by_first_hop(node, vc, ready);
+        } else if let Some(slot) = self.source_queue[node as usize].pop_front() {
             self.messages_queued -= 1;
             self.inject(vc, slot, ready);
         }
@@ -1497,7 +1500,7 @@ impl Simulation {
             let sent = self.vc[from as usize].sent;
             let header = sent == 0;
             let tail = sent + 1 == self.len;
-            self.depart::<CHAOS, false>(from, tail, now);
+            self.depart::<CHAOS>(from, tail, now);
             if DELAY && from < self.net_vcs {
                 self.send_credit(from);
             }
@@ -1564,11 +1567,9 @@ impl Simulation {
     }
 
     /// The front flit leaves `vc`: its credit goes back upstream (usable next cycle), and when
-    /// it is the tail the VC's routing state is cleared for the next message. `ORGANISED`: the
-    /// moves of [`router`], where `voq` may pick the next message (the input-queued router's
-    /// moves never ask).
+    /// it is the tail the VC's routing state is cleared for the next message.
     #[inline(always)]
-    fn depart<const CHAOS: bool, const ORGANISED: bool>(&mut self, vc: u32, tail: bool, now: u64) {
+    fn depart<const CHAOS: bool>(&mut self, vc: u32, tail: bool, now: u64) {
         let network = vc < self.net_vcs;
         let buf = self.buf;
         let v = &mut self.vc[vc as usize];
@@ -1591,11 +1592,7 @@ impl Simulation {
                 self.leave_shared_queue(vc);
             } else if !network {
                 self.vc[vc as usize].owner = NONE;
-                if ORGANISED && self.router.voq {
-                    self.start_injection_by_first_hop(self.vc_router(vc), vc, now + 1);
-                } else {
-                    self.start_injection(self.vc_router(vc), vc, now + 1);
-                }
+                self.start_injection(self.vc_router(vc), vc, now + 1);
             }
         }
     }

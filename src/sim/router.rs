@@ -364,7 +364,7 @@ impl Simulation {
             let header = sent == 0;
             // Messages may differ in length here (`lengths=`).
             let tail = sent + 1 == self.messages[slot as usize].len;
-            self.depart::<false, true>(from, tail, now);
+            self.depart::<false>(from, tail, now);
             if header && from >= self.net_vcs {
                 self.messages[slot as usize].injected = now;
             }
