@@ -168,7 +168,7 @@ validate-grid:
 	cargo run --release --bin torus -- validate --grid
 
 experiments:
-	@echo "==> seed 004's experiments and the fault experiment: docs/experiments/*.md and *.csv (10-30 min)"
+	@echo "==> seed 004's experiments and the fault experiment: docs/experiments/*.md and *.csv (about 1.5 hours on two cores)"
 	cargo run --release --bin torus -- experiment all
 
 experiments-quick:
