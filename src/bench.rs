@@ -25,7 +25,7 @@ pub struct BenchResult {
 /// The fixed benchmark scenarios: the reference point of issue 6 first, then adaptive
 /// algorithms and long messages below saturation, chaos on seed 004's set-up at the load of
 /// the MIN AD line before it, then the other router organisations (`router=`) near saturation
-/// on that set-up and messages of varying length.
+/// on that set-up, messages of varying length, and source queues per port.
 pub const BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=dor&traffic=uniform&len=1&rate=0.5&vcs=2&buf=8",
     "k=8&routing=dor&traffic=uniform&len=16&rate=0.02",
@@ -39,6 +39,8 @@ pub const BENCH_SCENARIOS: &[&str] = &[
     "k=8&routing=dor&traffic=uniform&len=1&rate=0.8&vcs=2&buf=12&router=damq+speedup2+wide",
     "k=8&routing=val&traffic=uniform&len=1&rate=0.4&vcs=4&buf=6&router=maxmatch+speedup2+wide",
     "k=8&routing=duato&traffic=uniform&len=16&rate=0.03&vcs=4&buf=8&lengths=geometric",
+    // A source queue per port (`voq`) under nearest-neighbour traffic, where it lifts DOR to 4.0.
+    "k=8&routing=dor&traffic=neighbor&len=1&rate=3.5&vcs=2&buf=12&router=damq+speedup2+wide+voq",
 ];
 
 const SCALING_SIZES: [u32; 4] = [4, 8, 16, 32];
