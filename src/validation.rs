@@ -798,10 +798,11 @@ pub fn markdown(report: &Report, command: &str) -> String {
     );
     let _ = writeln!(
         md,
-        "- Wall time: {:.0} s ({:.1} min) on {} threads, {} simulations.\n",
+        "- Wall time: {:.0} s ({:.1} min) on {} thread{}, {} simulations.\n",
         report.wall_seconds,
         report.wall_seconds / 60.0,
         report.threads,
+        if report.threads == 1 { "" } else { "s" },
         report.simulations
     );
     let _ = writeln!(

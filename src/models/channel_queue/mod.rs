@@ -456,6 +456,26 @@ mod tests {
     }
 
     #[test]
+    fn a_vc_is_busy_until_its_tail_has_crossed_so_one_flit_worms_can_fill_a_channel() {
+        // DOR tornado on 4×4: every +x channel carries λ one-flit messages, one hop each, so
+        // the channel-load bound is λ = 1. The simulator gives a VC to the next header from the
+        // cycle after the tail crossed, so a channel carries a worm every cycle; reading the
+        // hold until the tail leaves the buffer downstream (M + 1 = 2) as busy time capped it
+        // at 0.5.
+        let s = scenario("k=4&routing=dor&traffic=tornado&len=1");
+        let bound = models::bounds::bound(&s).saturation_rate.unwrap();
+        assert!((bound - 1.0).abs() < 1e-12, "{bound}");
+        let model = Model::new(&s).unwrap();
+        let saturation = model.saturation_rate();
+        assert!(saturation > 0.95 * bound && saturation <= bound * (1.0 + 1e-9), "{saturation}");
+        // The hold is still M + 1, and nothing waits: each message has its channel to itself
+        // (the same-input exclusion), and only its source queue grows with the rate.
+        let half = model.solve(0.5).unwrap();
+        assert_eq!(model.quantities(&half)["hottest_S_c"], 2.0);
+        assert!((half.latency - (2.0 + half.mean_source_wait)).abs() < 1e-12 && half.mean_source_wait > 0.0, "{}", half.latency);
+    }
+
+    #[test]
     fn a_scenario_gets_its_own_routes_whatever_was_solved_before() {
         // The last scenario's routes are kept: switching scenarios and back gives the same
         // numbers as a first solve, and the rate alone does not make a new scenario.

@@ -17,10 +17,12 @@
 //!
 //! Where this departs from §4–§6, and why (each measured against the simulator; §11 of
 //! `docs/models/channel-queue.md`):
-//! - A VC is held until the tail has left its buffer downstream, not only until the tail has
-//!   crossed the channel: a header given the VC earlier queues behind that tail in the same
-//!   buffer, so for the next header the VC is not free before. The window is therefore ⌈M/B⌉
-//!   routers after the channel, and one cycle more.
+//! - A VC is held until the tail has left its buffer downstream: ⌈M/B⌉ routers after the
+//!   channel, and one cycle more. But the simulator gives the VC to the next header from the
+//!   cycle after the tail has crossed the channel (that header queues behind the tail in the
+//!   same buffer), so the VC is *busy*, for its occupancy, its waits and λ S < 1, for one cycle
+//!   less ([`busy_hold`]). With the whole hold there, one-flit messages saturated at half the
+//!   simulated rate.
 //! - A blocked header waits for the residual hold of the VCs it may take and for a full hold
 //!   per older header waiting from *another* input, R/(1 − S·Σ_others λ_i (1 − λ_i/λ_c)), in
 //!   place of the M/G/1 W/ρ = R/(1 − ρ): at most one header per input waits, and the inputs of
@@ -353,10 +355,22 @@ impl Solution {
             .iter()
             .map(|resources| {
                 resources.iter().fold(vec![1.0], |acc, &i| {
-                    convolve(&acc, &vc_occupancy(self.flows.resource[i as usize], self.hold[i as usize], p.routes.resources[i as usize].vcs as usize))
+                    let busy = busy_hold(p.routes.resources[i as usize].kind, self.hold[i as usize]);
+                    convolve(&acc, &vc_occupancy(self.flows.resource[i as usize], busy, p.routes.resources[i as usize].vcs as usize))
                 })
             })
             .collect()
+    }
+}
+
+/// How long a resource is unavailable to the next header: a network VC from its allocation
+/// until the tail has crossed the channel (its hold S less the cycle the tail then spends in
+/// the buffer downstream, since the simulator reallocates the VC from the next cycle); an
+/// injection VC for its whole hold.
+fn busy_hold(kind: ResourceKind, hold: f64) -> f64 {
+    match kind {
+        ResourceKind::Network { .. } => hold - 1.0,
+        _ => hold,
     }
 }
 
@@ -467,10 +481,11 @@ impl Round {
         self.overloaded = false;
         for (i, res) in r.resources.iter().enumerate() {
             let lambda = rate * self.flows.resource[i];
+            let busy = busy_hold(res.kind, hold[i]);
             if let ResourceKind::Network { .. } = res.kind {
                 let vcs = res.vcs as f64;
-                self.hold_per_vc[i] = hold[i] / vcs;
-                self.residual_per_vc[i] = residual_hold(hold[i], len) / vcs;
+                self.hold_per_vc[i] = busy / vcs;
+                self.residual_per_vc[i] = residual_hold(busy, len) / vcs;
             }
             match res.kind {
                 ResourceKind::Ejection(_) => {
@@ -480,14 +495,14 @@ impl Round {
                         self.residual[i] = OVERLOADED_WAIT;
                     }
                 }
-                _ if lambda * hold[i] >= 1.0 => {
+                _ if lambda * busy >= 1.0 => {
                     self.overload(r.adaptive)?;
                     self.all_busy[i] = 1.0;
                     self.residual[i] = OVERLOADED_WAIT;
-                    self.no_vc_busy[i] = occupancy_ends(lambda, hold[i], res.vcs as usize).0;
+                    self.no_vc_busy[i] = occupancy_ends(lambda, busy, res.vcs as usize).0;
                 }
                 _ => {
-                    let (no_vc_busy, all_busy) = occupancy_ends(lambda, hold[i], res.vcs as usize);
+                    let (no_vc_busy, all_busy) = occupancy_ends(lambda, busy, res.vcs as usize);
                     self.no_vc_busy[i] = no_vc_busy;
                     self.all_busy[i] = all_busy;
                     self.residual[i] = queued_wait(self.residual_per_vc[i], self.hold_per_vc[i], 0.0);
@@ -772,7 +787,7 @@ impl Round {
             let b2 = info2.resource as usize;
             let from2 = self.flows.transition[info2.transition as usize];
             others = (others - (self.flows.resource[b2] - from2)).max(0.0);
-            idle *= 1.0 - (len / hold[b2]).min(1.0);
+            idle *= 1.0 - (len / busy_hold(p.routes.resources[b2].kind, hold[b2])).min(1.0);
         }
         channel_slot_wait(rate * others * len, idle, len).min(OVERLOADED_WAIT)
     }
