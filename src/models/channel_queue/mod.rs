@@ -42,6 +42,11 @@ fn at<T: Copy>(slice: &[T], i: usize) -> T {
     }
 }
 
+/// Solutions a curve's next start is extrapolated from: a cubic. A fifth point gained DOR
+/// uniform rounds and lost MIN AD's under hot spot, whose split is clamped back to
+/// probabilities.
+const EXTRAPOLATION_POINTS: usize = 4;
+
 /// Relative width to which the saturation rate is bisected (§6: 0.1 %).
 pub const SATURATION_TOLERANCE: f64 = 1e-3;
 
@@ -102,10 +107,11 @@ impl Model {
         self.prepared.solve(rate, None)
     }
 
-    /// The latency at each rate. A rate above the last two solved starts on the line through
-    /// their solutions (hold times and split), a rate above the last one from its solution; a
-    /// rate above a saturated one is saturated too. The points are the fixed points of cold
-    /// starts to the convergence tolerance, found in fewer rounds.
+    /// The latency at each rate. A rate above the last [`EXTRAPOLATION_POINTS`] solved starts
+    /// on the polynomial through their solutions (hold times, split and blocking), a rate above
+    /// only one from its solution; a rate above a saturated one is saturated too. The points
+    /// are the fixed points of cold starts to the convergence tolerance, found in fewer rounds
+    /// (`docs/models/channel-queue.md` §11, "Speed").
     pub fn curve(&self, rates: &[f64]) -> Vec<Option<f64>> {
         let mut solved: Vec<Solution> = Vec::new();
         let mut saturated_from = f64::INFINITY;
@@ -115,20 +121,26 @@ impl Model {
                 if !(rate >= 0.0 && rate.is_finite()) || rate >= saturated_from {
                     return None;
                 }
-                let below: Vec<&Solution> = solved.iter().rev().filter(|p| p.rate <= rate).take(2).collect();
+                // The solutions below `rate`, nearest first, at falling rates.
+                let mut below: Vec<&Solution> = Vec::new();
+                for p in solved.iter().rev() {
+                    if p.rate <= rate && below.last().is_none_or(|q| p.rate < q.rate) {
+                        below.push(p);
+                    }
+                }
                 let solution = match below[..] {
-                    [near, far] if far.rate < near.rate => self
-                        .prepared
-                        .solve(rate, Some(&self.prepared.extrapolate(near, far, rate)))
-                        .or_else(|| self.prepared.solve(rate, Some(&near.start()))),
-                    [near, ..] => self.prepared.solve(rate, Some(&near.start())),
                     [] => self.prepared.solve(rate, None),
+                    [near] => self.prepared.solve(rate, Some(&near.start())),
+                    [near, ..] => self
+                        .prepared
+                        .solve(rate, Some(&self.prepared.extrapolate(&below, rate)))
+                        .or_else(|| self.prepared.solve(rate, Some(&near.start()))),
                 };
                 match solution {
                     Some(s) => {
                         let latency = s.latency;
                         solved.push(s);
-                        if solved.len() > 2 {
+                        if solved.len() > EXTRAPOLATION_POINTS {
                             solved.remove(0);
                         }
                         Some(latency)

@@ -283,27 +283,38 @@ impl Prepared {
         Start { hold: self.idle_hold(), split: None, block: None }
     }
 
-    /// A start for `rate` on the line through two solutions (hold times, split and blocking),
-    /// from the nearer: where a curve's next point lies to second order in the step. The split
-    /// and the blocking are kept probabilities.
-    pub fn extrapolate(&self, near: &Solution, far: &Solution, rate: f64) -> Start {
-        let step = (rate - near.rate) / (near.rate - far.rate);
-        let line = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(a, b)| a + (a - b) * step).collect::<Vec<f64>>();
-        let hold = line(&near.hold, &far.hold);
-        let split = match (&near.split, &far.split) {
-            (Some(a), Some(b)) => {
-                let mut split = line(a, b);
-                for d in &self.routes.decisions {
-                    let options = &mut split[d.first as usize..(d.first + d.len) as usize];
-                    options.iter_mut().for_each(|x| *x = x.max(0.0));
-                    let total: f64 = options.iter().sum();
-                    options.iter_mut().for_each(|x| *x /= total);
+    /// A start for `rate` on the polynomial through the hold times, split and blocking of
+    /// `points` (solutions at distinct rates; two give the line through them): where a curve's
+    /// next point lies to the order of the polynomial in the step. The split and the blocking
+    /// are kept probabilities.
+    pub fn extrapolate(&self, points: &[&Solution], rate: f64) -> Start {
+        // Lagrange's weights: Σ_i w_i f(x_i) is the polynomial through the points at `rate`.
+        let weights: Vec<f64> = (0..points.len())
+            .map(|i| {
+                (0..points.len()).filter(|&j| j != i).map(|j| (rate - points[j].rate) / (points[i].rate - points[j].rate)).product()
+            })
+            .collect();
+        let through = |value: &dyn Fn(&Solution) -> &[f64]| -> Vec<f64> {
+            let mut out = vec![0.0; value(points[0]).len()];
+            for (point, w) in points.iter().zip(&weights) {
+                for (o, x) in out.iter_mut().zip(value(point)) {
+                    *o += w * x;
                 }
-                Some(split)
             }
-            _ => None,
+            out
         };
-        let block = Some(line(&near.block, &far.block).into_iter().map(|p| p.clamp(0.0, 1.0)).collect());
+        let hold = through(&|p| &p.hold);
+        let split = points.iter().all(|p| p.split.is_some()).then(|| {
+            let mut split = through(&|p| p.split.as_deref().unwrap_or_default());
+            for d in &self.routes.decisions {
+                let options = &mut split[d.first as usize..(d.first + d.len) as usize];
+                options.iter_mut().for_each(|x| *x = x.max(0.0));
+                let total: f64 = options.iter().sum();
+                options.iter_mut().for_each(|x| *x /= total);
+            }
+            split
+        });
+        let block = Some(through(&|p| &p.block).into_iter().map(|p| p.clamp(0.0, 1.0)).collect());
         Start { hold, split, block }
     }
 
@@ -321,12 +332,12 @@ impl Prepared {
         let mut next = vec![0.0; hold.len()];
         for rounds in 1..=MAX_ROUNDS {
             round.run(self, rate, &hold, &mut next)?;
-            let converged = next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0));
-            std::mem::swap(&mut hold, &mut next);
-            if converged {
-                round.run(self, rate, &hold, &mut next)?;
+            // Converged: the round's delays, flows and split, computed from `hold`, are the
+            // solution; `next` is within the tolerance of it.
+            if next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0)) {
                 return (!round.overloaded).then(|| round.solution(self, rate, hold, rounds));
             }
+            std::mem::swap(&mut hold, &mut next);
         }
         None
     }
