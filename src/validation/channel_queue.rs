@@ -176,6 +176,10 @@ pub struct Comparison {
     /// The model's latency on a fine grid up to its saturation rate.
     pub curve: Vec<(f64, f64)>,
     pub simulations: usize,
+    /// Why the model gives no prediction here, where it gives none (its routes need more route
+    /// states than it keeps: adaptive algorithms under uniform traffic on 16×16). The model's
+    /// saturation rate is then NaN and every target counts as missed.
+    pub no_prediction: Option<String>,
 }
 
 impl Comparison {
@@ -202,7 +206,8 @@ impl Comparison {
 
     /// Whether every target of §8 that this configuration measured is met.
     pub fn meets_targets(&self) -> bool {
-        self.mean_error(0.0, LOW_LOAD, false).is_none_or(|e| e <= LOW_TARGET)
+        self.no_prediction.is_none()
+            && self.mean_error(0.0, LOW_LOAD, false).is_none_or(|e| e <= LOW_TARGET)
             && self.mean_error(LOW_LOAD, HIGH_LOAD, false).is_none_or(|e| e <= HIGH_TARGET)
             && self.saturation_error().abs() <= SATURATION_TARGET
             && self.utilisation.as_ref().is_none_or(|u| u.max_difference <= UTILISATION_TARGET)
@@ -269,7 +274,10 @@ pub fn simulate_all(lengths: &[Length], runner: &dyn Runner) -> Vec<Vec<CurveRun
 
 /// Compares one configuration's model with its simulations.
 pub fn compare(s: &Scenario, length: &Length, simulated: &CurveRuns) -> Comparison {
-    let model = channel_queue::Model::new(s).expect("the channel-queue model covers the grid");
+    let model = match channel_queue::Model::new(s) {
+        Ok(model) => model,
+        Err(reason) => return without_prediction(s, length, simulated, reason),
+    };
     let model_saturation = model.saturation_rate();
     let simulated_saturation = simulated.search.saturation_rate;
     let paper = models::paper_model(s).ok();
@@ -327,6 +335,36 @@ pub fn compare(s: &Scenario, length: &Length, simulated: &CurveRuns) -> Comparis
         utilisation,
         curve,
         simulations: simulated.search.runs + simulated.runs.len(),
+        no_prediction: None,
+    }
+}
+
+/// A configuration the model gives no prediction for: its simulations, and why.
+fn without_prediction(s: &Scenario, length: &Length, simulated: &CurveRuns, reason: String) -> Comparison {
+    let simulated_saturation = simulated.search.saturation_rate;
+    let points = length
+        .fractions
+        .iter()
+        .zip(&simulated.runs)
+        .map(|(&fraction, r)| Point {
+            fraction,
+            rate: fraction * simulated_saturation,
+            model: None,
+            paper: None,
+            simulated: SimulatedPoint { latency: r.latency_mean, ci95: r.latency_ci95, seeds: 1, saturated: r.saturated, deadlock: r.deadlock },
+        })
+        .collect();
+    Comparison {
+        scenario: s.clone(),
+        routes: "–".into(),
+        model_saturation: f64::NAN,
+        simulated_saturation,
+        paper: None,
+        points,
+        utilisation: None,
+        curve: Vec::new(),
+        simulations: simulated.search.runs + simulated.runs.len(),
+        no_prediction: Some(reason),
     }
 }
 
@@ -598,6 +636,9 @@ pub fn markdown(results: &[Comparison], length: &Length, seconds: f64, command: 
 /// saturation and from half to 80 %, the saturation rate's error, and whether the utilisation
 /// target holds.
 fn grid_cell(r: &Comparison) -> String {
+    if r.no_prediction.is_some() {
+        return "no prediction".into();
+    }
     let util = r.utilisation.as_ref().map_or("–", |u| mark(u.max_difference <= UTILISATION_TARGET));
     format!(
         "{} / {} / {} / {util}",
@@ -664,6 +705,24 @@ pub fn grid_markdown(sizes: &[(Length, Vec<Comparison>)], seconds: f64, command:
         .collect();
     if !missing.is_empty() {
         let _ = writeln!(md, "\nNot measured here, of §8's grid: {}.", missing.join("; "));
+    }
+    let unpredicted: Vec<&Comparison> = sizes.iter().flat_map(|(_, r)| r).filter(|r| r.no_prediction.is_some()).collect();
+    if !unpredicted.is_empty() {
+        let _ = writeln!(
+            md,
+            "\nThe model gives no prediction for {} of these configurations, counted as missing every target:\n",
+            unpredicted.len()
+        );
+        for r in unpredicted {
+            let _ = writeln!(
+                md,
+                "- {}, {} under {} traffic: {}.",
+                size_of(&r.scenario),
+                r.scenario.routing,
+                r.scenario.traffic,
+                r.no_prediction.as_deref().unwrap_or_default()
+            );
+        }
     }
     let _ = writeln!(md, "\n## Every configuration\n");
     let _ = writeln!(
@@ -762,6 +821,7 @@ mod tests {
             utilisation: Some(Utilisation { rate: 0.01, mean_difference: 0.001, max_difference: 0.015, hottest_measured: 0.3, hottest_predicted: 0.31 }),
             curve: Vec::new(),
             simulations: 10,
+            no_prediction: None,
         }
     }
 
@@ -782,6 +842,25 @@ mod tests {
         assert!(md.contains("| dor | – | 3.0 % / 10.0 % / +4.5 % / yes |"), "DOR's tornado cell: {md}");
         assert!(md.contains("| val | – | 3.0 % / 10.0 % / +16.1 % / yes |"), "{md}");
         assert!(md.contains("| goal | 3.0 % / 10.0 % / +4.5 % / yes |"), "{md}");
+    }
+
+    #[test]
+    fn a_configuration_without_a_prediction_misses_every_target_and_says_why() {
+        let length = Length::full().sized(16, 16);
+        let s = Scenario::parse("k=16&len=16&routing=minad&traffic=uniform").unwrap();
+        let run = |latency: f64| crate::sim::RunReport { latency_mean: latency, latency_ci95: 0.1, ..Default::default() };
+        let simulated = CurveRuns {
+            search: experiment::Saturation { saturation_rate: 0.02, runs: 9, ..experiment::Saturation::placeholder(&s) },
+            runs: length.fractions.iter().map(|f| run(40.0 + 20.0 * f)).collect(),
+        };
+        let r = without_prediction(&s, &length, &simulated, "too many route states".into());
+        assert!(!r.meets_targets() && r.saturation_error().is_nan());
+        assert_eq!(r.simulations, 9 + length.fractions.len());
+        assert!(r.points.iter().all(|p| p.model.is_none()) && r.utilisation.is_none());
+        let md = grid_markdown(&[(length, vec![r, compared("k=16&len=16&routing=dor&traffic=uniform")])], 1.0, "torus validate --grid");
+        assert!(md.contains("| 16×16 torus, M = 16, B = 4 | 2 | 1 | 1 of 2 | 1 of 2 | 1 | 1 of 1 |"), "{md}");
+        assert!(md.contains("| minad | no prediction |"), "{md}");
+        assert!(md.contains("- 16×16 torus, M = 16, B = 4, minad under uniform traffic: too many route states."), "{md}");
     }
 
     #[test]
