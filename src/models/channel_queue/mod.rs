@@ -488,6 +488,20 @@ mod tests {
     }
 
     #[test]
+    fn a_curve_reaches_the_cold_start_fixed_point_where_the_split_has_two() {
+        // MIN AD under bit complement on 4×4 with one-flit messages, at the grid's fractions of
+        // the simulated saturation rate (0.992): near saturation the adaptive split has more
+        // than one fixed point, and starting on the line through the two points before led the
+        // 80 % point to another one (12.4 cycles, where a cold start reaches 6.19).
+        let model = Model::new(&scenario("k=4&routing=minad&traffic=bitcomp&len=1")).unwrap();
+        let rates: Vec<f64> = [0.1, 0.3, 0.5, 0.7, 0.8, 0.9].iter().map(|f| f * 0.9921875).collect();
+        for (rate, warm) in rates.iter().zip(model.curve(&rates)) {
+            let cold = model.solve(*rate).unwrap().latency;
+            assert!((warm.unwrap() - cold).abs() < 1e-4 * cold, "at {rate}: {warm:?} vs {cold}");
+        }
+    }
+
+    #[test]
     fn a_scenario_gets_its_own_routes_whatever_was_solved_before() {
         // The last scenario's routes are kept: switching scenarios and back gives the same
         // numbers as a first solve, and the rate alone does not make a new scenario.
