@@ -13,6 +13,7 @@ use super::SimulatedPoint;
 use crate::experiment::{self, CurvePoint, CurveRuns, Job, Outcome, Runner};
 use crate::models::{self, channel_queue};
 use crate::scenario::{RoutingKind, Scenario, TrafficKind};
+use crate::sim::RunReport;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -312,13 +313,7 @@ pub fn compare(s: &Scenario, length: &Length, simulated: &CurveRuns) -> Comparis
                 rate,
                 model: latency,
                 paper: paper.as_ref().and_then(|m| m.evaluate(s, rate).latency),
-                simulated: SimulatedPoint {
-                    latency: r.latency_mean,
-                    ci95: r.latency_ci95,
-                    seeds: 1,
-                    saturated: r.saturated,
-                    deadlock: r.deadlock,
-                },
+                simulated: simulated_point(r),
             }
         })
         .collect();
@@ -339,6 +334,11 @@ pub fn compare(s: &Scenario, length: &Length, simulated: &CurveRuns) -> Comparis
     }
 }
 
+/// One simulated run as a point of the comparison.
+fn simulated_point(r: &RunReport) -> SimulatedPoint {
+    SimulatedPoint { latency: r.latency_mean, ci95: r.latency_ci95, seeds: 1, saturated: r.saturated, deadlock: r.deadlock }
+}
+
 /// A configuration the model gives no prediction for: its simulations, and why.
 fn without_prediction(s: &Scenario, length: &Length, simulated: &CurveRuns, reason: String) -> Comparison {
     let simulated_saturation = simulated.search.saturation_rate;
@@ -351,7 +351,7 @@ fn without_prediction(s: &Scenario, length: &Length, simulated: &CurveRuns, reas
             rate: fraction * simulated_saturation,
             model: None,
             paper: None,
-            simulated: SimulatedPoint { latency: r.latency_mean, ci95: r.latency_ci95, seeds: 1, saturated: r.saturated, deadlock: r.deadlock },
+            simulated: simulated_point(r),
         })
         .collect();
     Comparison {
