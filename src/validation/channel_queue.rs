@@ -488,8 +488,8 @@ fn routing_by_pattern(results: &[Comparison], cell: impl Fn(&Comparison) -> Stri
 fn method(length: &Length) -> String {
     format!(
         "**Method.** For each routing algorithm and traffic pattern: the simulated saturation rate \
-         (`torus saturation`'s bisection, runs of {} + {} cycles), the model's (bisection of its \
-         fixed point to 0.1 %), and the mean latency simulated at {} of the simulated saturation \
+         (`torus saturation`'s bisection, runs of {} + {} cycles), the model's (where its fixed \
+         point, continued from the idle network, ends, to 0.1 %), and the mean latency simulated at {} of the simulated saturation \
          rate (runs of {} + {} cycles; the run at {:.0} % is {} cycles long, and its per-channel \
          utilisation is set against `channel_utilisation_predicted`). Errors are (model − \
          simulation) / simulation. Targets: mean |error| ≤ {:.0} % up to {:.0} % of saturation, ≤ \

@@ -122,9 +122,15 @@ pub struct Solution {
     pub latency: f64,
     /// S per resource (0 for ejection ports).
     pub hold: Vec<f64>,
+    /// The hold times one round on from `hold`, nearer the fixed point by the round's
+    /// contraction: where the next rate of a branch starts.
+    pub hold_after: Vec<f64>,
     /// Per option: the probability that a header making its decision takes it (adaptive
     /// routes only).
     pub split: Option<Vec<f64>>,
+    /// The split the last round's delays give, before its half-way step: nearer the fixed point
+    /// than `split`, which lags by the steps.
+    pub split_target: Option<Vec<f64>>,
     /// Messages/cycle per resource, decision, edge, follower and transition (at this rate).
     pub flows: Flows,
     /// Per decision: probability of waiting for a VC (P_b), the mean of that wait, and the
@@ -271,12 +277,14 @@ impl Prepared {
             .collect()
     }
 
-    /// Solves the fixed point at `rate`, from `start` (a nearby rate's solution, which saves
-    /// rounds) or an idle network with the zero-load split. `None` when saturated: some
-    /// resource at ρ ≥ 1, or no convergence in [`MAX_ROUNDS`] rounds, from either start (an
-    /// adaptive split may settle on a fixed point from one start and not from the other).
+    /// Solves the fixed point at `rate` from `start` (a nearby rate's solution, which saves
+    /// rounds), or from an idle network with the zero-load split. `None` when saturated: some
+    /// resource at ρ ≥ 1, or no convergence in [`MAX_ROUNDS`] rounds.
     pub fn solve(&self, rate: f64, start: Option<&Start>) -> Option<Solution> {
-        start.and_then(|start| self.solve_from(rate, start)).or_else(|| self.solve_from(rate, &self.idle_start()))
+        match start {
+            Some(start) => self.solve_from(rate, start),
+            None => self.solve_from(rate, &self.idle_start()),
+        }
     }
 
     fn idle_start(&self) -> Start {
@@ -303,9 +311,9 @@ impl Prepared {
             }
             out
         };
-        let hold = through(&|p| &p.hold);
+        let hold = through(&|p| &p.hold_after);
         let split = points.iter().all(|p| p.split.is_some()).then(|| {
-            let mut split = through(&|p| p.split.as_deref().unwrap_or_default());
+            let mut split = through(&|p| p.split_target.as_deref().unwrap_or_default());
             for d in &self.routes.decisions {
                 let options = &mut split[d.first as usize..(d.first + d.len) as usize];
                 options.iter_mut().for_each(|x| *x = x.max(0.0));
@@ -335,7 +343,7 @@ impl Prepared {
             // Converged: the round's delays, flows and split, computed from `hold`, are the
             // solution; `next` is within the tolerance of it.
             if next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0)) {
-                return (!round.overloaded).then(|| round.solution(self, rate, hold, rounds));
+                return (!round.overloaded).then(|| round.solution(self, rate, hold, next, rounds));
             }
             std::mem::swap(&mut hold, &mut next);
         }
@@ -357,7 +365,7 @@ pub struct Start {
 impl Solution {
     /// A start at this solution.
     pub fn start(&self) -> Start {
-        Start { hold: self.hold.clone(), split: self.split.clone(), block: Some(self.block.clone()) }
+        Start { hold: self.hold_after.clone(), split: self.split_target.clone(), block: Some(self.block.clone()) }
     }
 
     /// Per channel: its busy-VC distribution (P_v, v = 0..), the classes convolved.
@@ -406,6 +414,8 @@ struct Round {
     /// the zero-load split), and are saturated only if it is still so once converged.
     overloaded: bool,
     split: Vec<f64>,
+    /// Per option: the split this round's delays give, before the half-way step to it.
+    split_target: Vec<f64>,
     /// Whether the split has been computed once: from then on it moves half way to each new
     /// value, or adaptive routes oscillate between rounds near saturation.
     split_started: bool,
@@ -457,6 +467,7 @@ impl Round {
         Round {
             overloaded: false,
             flows: r.fixed.clone(),
+            split_target: split.clone(),
             split,
             split_started: false,
             state_flow: Vec::new(),
@@ -876,13 +887,14 @@ impl Round {
             for i in 0..n {
                 let computed = taken[i] + reach * rates[i] / total;
                 let e = first + i;
+                self.split_target[e] = computed;
                 self.split[e] = if self.split_started { 0.5 * (self.split[e] + computed) } else { computed };
             }
         }
         self.split_started = true;
     }
 
-    fn solution(self, p: &Prepared, rate: f64, hold: Vec<f64>, rounds: usize) -> Solution {
+    fn solution(self, p: &Prepared, rate: f64, hold: Vec<f64>, hold_after: Vec<f64>, rounds: usize) -> Solution {
         let r = &p.routes;
         let hops: f64 = self.flows.edge.iter().zip(&r.options).filter(|(_, o)| p.resource_channel[o.resource as usize] != NONE).map(|(f, _)| f).sum();
         let mean_hops = hops / p.nodes as f64;
@@ -898,7 +910,9 @@ impl Round {
             rate,
             latency: mean_source_wait + mean_delay + p.len + mean_hops * (1.0 + p.hop_delay),
             hold,
+            hold_after,
             split: r.adaptive.then_some(self.split),
+            split_target: r.adaptive.then_some(self.split_target),
             flows,
             block: self.block,
             vc_wait: self.vc_wait,
