@@ -51,9 +51,9 @@ const EXTRAPOLATION_POINTS: usize = 4;
 /// fails is halved until it is this small a part of the rate.
 pub const SATURATION_TOLERANCE: f64 = 1e-3;
 
-/// A branch steps by at most 1/(M · CONTINUATION_STEPS) messages/node/cycle, 1/64 of the rate
-/// at which a node's own messages fill its channel: 1–6 % of the saturation rate on the 8×8
-/// torus with M = 16, a step the extrapolated start carries across.
+/// A branch steps by at most 1/CONTINUATION_STEPS of the rate at which the zero-load split
+/// fills its busiest channel: 1–5 % of the saturation rate on the 8×8 torus with M = 16, a step
+/// the extrapolated start carries across.
 const CONTINUATION_STEPS: f64 = 64.0;
 
 /// Why the model does not describe a scenario, if it does not (§1).
@@ -261,20 +261,30 @@ struct Branch<'a> {
     /// Whether the branch has ended: no fixed point a step of [`SATURATION_TOLERANCE`] of the
     /// rate above its highest.
     ended: bool,
+    longest: f64,
 }
 
 impl<'a> Branch<'a> {
     fn new(prepared: &'a Prepared) -> Branch<'a> {
         let origin = prepared.solve(0.0, None).expect("an idle network has a fixed point");
-        Branch { prepared, points: vec![origin.clone()], origin, dropped: 0, ended: false }
+        Branch { prepared, points: vec![origin.clone()], origin, dropped: 0, ended: false, longest: Branch::longest_step(prepared) }
     }
 
     fn highest(&self) -> &Solution {
         self.points.last().expect("a branch holds its origin until it passes a rate")
     }
 
-    fn longest_step(&self) -> f64 {
-        1.0 / (self.prepared.len * CONTINUATION_STEPS)
+    /// The branch's longest step: [`CONTINUATION_STEPS`].
+    fn longest_step(prepared: &Prepared) -> f64 {
+        let routes = &prepared.routes;
+        let mut channel_flow = vec![0.0; routes.channels as usize];
+        for (resource, flow) in routes.resources.iter().zip(&routes.fixed.resource) {
+            if let Some(c) = resource.channel() {
+                channel_flow[c as usize] += flow;
+            }
+        }
+        let busiest = channel_flow.iter().copied().fold(0.0, f64::max);
+        1.0 / (prepared.len * busiest.max(1.0 / prepared.nodes as f64) * CONTINUATION_STEPS)
     }
 
     fn push(&mut self, solution: Solution) {
@@ -289,13 +299,13 @@ impl<'a> Branch<'a> {
     /// routes until it is within a step of it: steps of 1/(M · [`CONTINUATION_STEPS`]), a step
     /// that finds no fixed point halved, and the step after a success doubled back.
     fn extend_past(&mut self, rate: f64) -> bool {
-        let longest = self.longest_step();
+        let longest = self.longest;
         let mut step = longest;
         let short_of = if self.prepared.routes.adaptive { 0.0 } else { longest };
         while self.highest().rate + short_of <= rate && !self.ended {
             let to = self.highest().rate + step;
             let below: Vec<&Solution> = self.points.iter().rev().take(EXTRAPOLATION_POINTS).collect();
-            match self.solve_above(to, &below) {
+            match self.step_above(to, &below) {
                 Some(solution) => {
                     self.push(solution);
                     step = (2.0 * step).min(longest);
@@ -313,7 +323,9 @@ impl<'a> Branch<'a> {
         let kept_below = self.points.iter().filter(|p| p.rate <= rate).count();
         if kept_below < EXTRAPOLATION_POINTS && self.dropped > 0 {
             // Below the solutions kept: the branch again from its origin.
-            *self = Branch { prepared: self.prepared, points: vec![self.origin.clone()], origin: self.origin.clone(), dropped: 0, ended: false };
+            self.points = vec![self.origin.clone()];
+            self.dropped = 0;
+            self.ended = false;
         }
         if !self.extend_past(rate) && (self.ended || self.prepared.routes.adaptive) && self.highest().rate < rate {
             return None;
@@ -330,7 +342,19 @@ impl<'a> Branch<'a> {
             }
             return Some(solution);
         }
-        self.solve_above(rate, &below).or_else(|| self.approach(rate, below))
+        self.solve_between(rate, &below).or_else(|| self.solve_above(rate, &below)).or_else(|| self.approach(rate, below))
+    }
+
+    /// The solution at `rate` started on the polynomial through the branch's first solution
+    /// above it and the three below (`below`, nearest first): interpolated, a closer start than
+    /// one extrapolated from below. `None` when the branch has no solution above `rate`.
+    fn solve_between(&self, rate: f64, below: &[&Solution]) -> Option<Solution> {
+        let above = self.points.iter().find(|p| p.rate > rate)?;
+        let around: Vec<&Solution> = below.iter().take(EXTRAPOLATION_POINTS - 1).copied().chain([above]).collect();
+        if around.len() < 2 {
+            return None;
+        }
+        self.prepared.solve(rate, Some(&self.prepared.extrapolate(&around, rate)))
     }
 
     /// The solution at `rate` where one step from the branch finds none (near a fold of the
@@ -342,7 +366,7 @@ impl<'a> Branch<'a> {
             let from = points[points.len() - 1].rate;
             let to = (from + step).min(rate);
             let near: Vec<&Solution> = points.iter().rev().take(EXTRAPOLATION_POINTS).collect();
-            match self.solve_above(to, &near) {
+            match self.step_above(to, &near) {
                 Some(solution) if to == rate => return Some(solution),
                 Some(solution) => {
                     points.push(solution);
@@ -355,15 +379,18 @@ impl<'a> Branch<'a> {
     }
 
     /// The solution at `rate` started on the polynomial through `below` (solutions at lower
-    /// rates, nearest first), or from the nearest when there is one or that start finds none.
+    /// rates, nearest first), or from the nearest when there is only one. A step of the branch
+    /// that fails is halved rather than retried from the nearest, which seldom finds what the
+    /// polynomial did not and costs [`solve::MAX_ROUNDS`] rounds when it does not.
+    fn step_above(&self, rate: f64, below: &[&Solution]) -> Option<Solution> {
+        let start = if below.len() < 2 { below[0].start() } else { self.prepared.extrapolate(below, rate) };
+        self.prepared.solve(rate, Some(&start))
+    }
+
+    /// [`Branch::step_above`], then from the nearest solution when the polynomial's start finds
+    /// none: for a rate asked for, which has no smaller step to fall back on.
     fn solve_above(&self, rate: f64, below: &[&Solution]) -> Option<Solution> {
-        let near = below[0];
-        if below.len() < 2 {
-            return self.prepared.solve(rate, Some(&near.start()));
-        }
-        self.prepared
-            .solve(rate, Some(&self.prepared.extrapolate(below, rate)))
-            .or_else(|| self.prepared.solve(rate, Some(&near.start())))
+        self.step_above(rate, below).or_else(|| (below.len() >= 2).then(|| self.prepared.solve(rate, Some(&below[0].start()))).flatten())
     }
 }
 
