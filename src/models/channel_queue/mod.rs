@@ -265,6 +265,7 @@ struct Branch<'a> {
     /// Whether the branch has ended: no fixed point a step of [`SATURATION_TOLERANCE`] of the
     /// rate above its highest.
     ended: bool,
+    /// The longest step ([`Branch::longest_step`]).
     longest: f64,
 }
 
@@ -278,7 +279,8 @@ impl<'a> Branch<'a> {
         self.points.last().expect("a branch holds its origin until it passes a rate")
     }
 
-    /// The branch's longest step: [`CONTINUATION_STEPS`].
+    /// The branch's longest step: 1/[`CONTINUATION_STEPS`] of the rate at which the zero-load
+    /// split (every decision's first option) fills its busiest channel.
     fn longest_step(prepared: &Prepared) -> f64 {
         let routes = &prepared.routes;
         let mut channel_flow = vec![0.0; routes.channels as usize];
@@ -300,7 +302,7 @@ impl<'a> Branch<'a> {
     }
 
     /// Steps the branch up until it passes `rate` (`false` if it ends first), or for oblivious
-    /// routes until it is within a step of it: steps of 1/(M · [`CONTINUATION_STEPS`]), a step
+    /// routes until it is within a step of it: steps of at most [`Branch::longest_step`], a step
     /// that finds no fixed point halved, and the step after a success doubled back.
     fn extend_past(&mut self, rate: f64) -> bool {
         let longest = self.longest;
