@@ -112,6 +112,8 @@ test('the classroom presets: DOR is stuck at the faults, scouting switching goes
   for (const s of dor.stuck) assert.ok(['10x', '27y', '36x', '49y'].includes(s.fault), s.fault);
   await drawn(page);
   assert.equal((await page.evaluate(() => window.torusExplorer.overlays())).stuck.length, dor.stuck.length, 'each stuck header is marked');
+  // The live numbers refresh every 250 ms of frames, so they may still show an earlier cycle.
+  await page.waitForFunction((n) => document.getElementById('live-numbers').textContent.includes(`${n} messages (`), dor.stats.stuck_at_faults);
   const numbers = await page.locator('#live-numbers').textContent();
   assert.match(numbers, /stuck at faults/);
   assert.match(numbers, new RegExp(`${dor.stats.stuck_at_faults} messages \\(\\d+ at (10x|27y|36x|49y)`));
