@@ -134,10 +134,8 @@ impl Model {
         }
         let mut branch = Branch::new(&self.prepared);
         let hi = 1.0 / self.prepared.len;
-        let rate = match branch.extend_past(hi) {
-            true => hi,
-            false => branch.highest().rate,
-        };
+        // An oblivious branch stops a step short of `hi`; only its end is a saturation rate.
+        let rate = if branch.extend_past(hi) || !branch.ended { hi } else { branch.highest().rate };
         self.saturation.set(Some(rate));
         rate
     }
