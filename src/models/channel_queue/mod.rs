@@ -82,32 +82,51 @@ pub fn assumptions_hold(s: &Scenario) -> Result<(), String> {
 pub struct ChannelQueue;
 
 /// The model prepared for one scenario: routes built once, solved at any rate.
+#[derive(Clone)]
 pub struct Model {
     prepared: Rc<Prepared>,
-    /// The saturation rate, once bisected.
+    /// The saturation rate, once the branch has reached it.
     saturation: Rc<Cell<Option<f64>>>,
+    /// For adaptive routes, the branch as far as it has been continued: its points do not
+    /// depend on the rates asked for, so every later solve starts from them rather than walk
+    /// the ~30 steps from the idle network again.
+    branch: Rc<RefCell<Option<Branch>>>,
 }
 
 thread_local! {
     /// The last scenario's model. The page asks for the report, both curves and the predicted
     /// utilisation of one scenario in turn, and the CLI and validation solve one scenario at
-    /// many rates: the routes (up to a second to build) and the saturation rate (a bisection
-    /// of up to seconds for adaptive algorithms) depend on the scenario, not on its rate.
-    static LAST: RefCell<Option<(String, Rc<Prepared>, Rc<Cell<Option<f64>>>)>> = const { RefCell::new(None) };
+    /// many rates: the routes (up to a second to build), the saturation rate and an adaptive
+    /// algorithm's branch (up to a second to continue) depend on the scenario, not on its rate.
+    static LAST: RefCell<Option<(String, Model)>> = const { RefCell::new(None) };
 }
 
 impl Model {
     pub fn new(s: &Scenario) -> Result<Model, String> {
         assumptions_hold(s)?;
         let key = Scenario { rate: 0.0, ..s.clone() }.canonical();
-        if let Some((prepared, saturation)) =
-            LAST.with_borrow(|last| last.as_ref().filter(|(k, _, _)| *k == key).map(|(_, p, sat)| (p.clone(), sat.clone())))
-        {
-            return Ok(Model { prepared, saturation });
+        if let Some(model) = LAST.with_borrow(|last| last.as_ref().filter(|(k, _)| *k == key).map(|(_, model)| model.clone())) {
+            return Ok(model);
         }
-        let model = Model { prepared: Rc::new(Prepared::new(s)?), saturation: Rc::new(Cell::new(None)) };
-        LAST.set(Some((key, model.prepared.clone(), model.saturation.clone())));
+        let model = Model {
+            prepared: Rc::new(Prepared::new(s)?),
+            saturation: Rc::new(Cell::new(None)),
+            branch: Rc::new(RefCell::new(None)),
+        };
+        LAST.set(Some((key, model.clone())));
         Ok(model)
+    }
+
+    /// Runs `work` on the branch: an adaptive algorithm's shared one, continued as far as any
+    /// solve has taken it; a fresh one for oblivious routes, whose branch the rates asked for
+    /// join (so it depends on them).
+    fn on_branch<T>(&self, work: impl FnOnce(&mut Branch) -> T) -> T {
+        if self.prepared.routes.adaptive {
+            let mut shared = self.branch.borrow_mut();
+            work(shared.get_or_insert_with(|| Branch::new(self.prepared.clone())))
+        } else {
+            work(&mut Branch::new(self.prepared.clone()))
+        }
     }
 
     /// The fixed point at `rate`, started from the branch continued from the idle network (§6).
@@ -115,16 +134,17 @@ impl Model {
         if !(rate >= 0.0 && rate.is_finite()) {
             return None;
         }
-        Branch::new(&self.prepared).solve(rate)
+        self.on_branch(|branch| branch.solve(rate))
     }
 
     /// The latency at each rate, each as [`Model::solve`] gives it, on one branch.
     pub fn curve(&self, rates: &[f64]) -> Vec<Option<f64>> {
-        let mut branch = Branch::new(&self.prepared);
-        rates
-            .iter()
-            .map(|&rate| if rate >= 0.0 && rate.is_finite() { branch.solve(rate).map(|s| s.latency) } else { None })
-            .collect()
+        self.on_branch(|branch| {
+            rates
+                .iter()
+                .map(|&rate| if rate >= 0.0 && rate.is_finite() { branch.solve(rate).map(|s| s.latency) } else { None })
+                .collect()
+        })
     }
 
     /// The highest rate the branch continued from the idle network reaches, to 0.1 % (§6).
@@ -132,10 +152,9 @@ impl Model {
         if let Some(rate) = self.saturation.get() {
             return rate;
         }
-        let mut branch = Branch::new(&self.prepared);
         let hi = 1.0 / self.prepared.len;
         // An oblivious branch stops a step short of `hi`; only its end is a saturation rate.
-        let rate = if branch.extend_past(hi) || !branch.ended { hi } else { branch.highest().rate };
+        let rate = self.on_branch(|branch| if branch.extend_past(hi) || !branch.ended { hi } else { branch.highest().rate });
         self.saturation.set(Some(rate));
         rate
     }
@@ -251,12 +270,14 @@ impl Model {
 /// saturated at 61 % of the rate the simulator carries from a cold start, at 98 % continued.
 /// The branch's own rates do not depend on the rates asked for, so a rate gets the same
 /// solution alone and within any curve.
-struct Branch<'a> {
-    prepared: &'a Prepared,
+struct Branch {
+    prepared: Rc<Prepared>,
     /// The solution at rate 0, where the branch starts.
     origin: Solution,
-    /// The branch's last solutions, at rising rates: one more than a start is extrapolated
-    /// from, so that those below a rate the branch has just passed are all kept.
+    /// The branch's solutions, at rising rates: for adaptive routes all of them (the branch is
+    /// kept and shared, [`Model::on_branch`]); for oblivious ones the last, one more than a
+    /// start is extrapolated from, so that those below a rate the branch has just passed are
+    /// all kept.
     points: Vec<Solution>,
     /// How many of the branch's solutions `points` no longer holds.
     dropped: usize,
@@ -267,10 +288,11 @@ struct Branch<'a> {
     longest: f64,
 }
 
-impl<'a> Branch<'a> {
-    fn new(prepared: &'a Prepared) -> Branch<'a> {
+impl Branch {
+    fn new(prepared: Rc<Prepared>) -> Branch {
         let origin = prepared.solve(0.0, None).expect("an idle network has a fixed point");
-        Branch { prepared, points: vec![origin.clone()], origin, dropped: 0, ended: false, longest: Branch::longest_step(prepared) }
+        let longest = Branch::longest_step(&prepared);
+        Branch { prepared, points: vec![origin.clone()], origin, dropped: 0, ended: false, longest }
     }
 
     fn highest(&self) -> &Solution {
@@ -292,7 +314,7 @@ impl<'a> Branch<'a> {
     }
 
     fn push(&mut self, solution: Solution) {
-        if self.points.len() > EXTRAPOLATION_POINTS {
+        if self.points.len() > EXTRAPOLATION_POINTS && !self.prepared.routes.adaptive {
             self.points.remove(0);
             self.dropped += 1;
         }
@@ -604,17 +626,52 @@ mod tests {
         // than one fixed point, and which one a start reaches depends on the rates solved
         // before it (from a curve's own points, 6.19 or 12.4 cycles at 80 %). Started from the
         // branch's own rates, a rate's solution is the same whatever else is asked.
-        let model = Model::new(&scenario("k=4&routing=minad&traffic=bitcomp&len=1")).unwrap();
+        // Each rate alone is solved on a model of its own, whose branch has been continued
+        // only as far as that rate.
+        let s = scenario("k=4&routing=minad&traffic=bitcomp&len=1");
+        let model = Model::new(&s).unwrap();
         let rates: Vec<f64> = [0.1, 0.3, 0.5, 0.7, 0.8, 0.9].iter().map(|f| f * 0.9921875).collect();
         let sparse = model.curve(&rates);
         let fine_rates: Vec<f64> = (1..=180).map(|i| i as f64 * 0.005).chain(rates.iter().copied()).collect();
         let fine = model.curve(&fine_rates);
         for (i, rate) in rates.iter().enumerate() {
-            let alone = model.solve(*rate).map(|s| s.latency);
+            let alone = fresh(&s).solve(*rate).map(|s| s.latency);
             assert!(alone.is_some(), "at {rate}");
             assert_eq!(sparse[i], alone, "at {rate}");
             assert_eq!(fine[180 + i], alone, "at {rate}");
+            assert_eq!(model.solve(*rate).map(|s| s.latency), alone, "at {rate}");
         }
+    }
+
+    /// A model of its own: routes prepared again, no branch continued yet.
+    fn fresh(s: &Scenario) -> Model {
+        Model {
+            prepared: Rc::new(Prepared::new(s).unwrap()),
+            saturation: Rc::new(Cell::new(None)),
+            branch: Rc::new(RefCell::new(None)),
+        }
+    }
+
+    #[test]
+    fn an_adaptive_branch_is_continued_once_and_shared_by_every_later_solve() {
+        // GOAL under transpose on 4×4: the saturation search continues the branch to its end;
+        // a curve and single rates after it add no point to it, and give what a model that
+        // continues its own branch for each of them gives.
+        let s = scenario("k=4&routing=goal&traffic=transpose&len=16");
+        let model = Model::new(&s).unwrap();
+        let saturation = model.saturation_rate();
+        let points = || model.branch.borrow().as_ref().map_or(0, |b| b.points.len());
+        let walked = points();
+        assert!(walked > 10, "the branch holds every point it passed: {walked}");
+        let rates: Vec<f64> = (1..=20).map(|i| saturation * i as f64 / 21.0).collect();
+        let curve = model.curve(&rates);
+        assert_eq!(points(), walked, "a curve below the saturation rate continues nothing");
+        assert_eq!(curve, fresh(&s).curve(&rates));
+        for &rate in &rates[15..] {
+            assert_eq!(model.solve(rate).map(|s| s.latency), fresh(&s).solve(rate).map(|s| s.latency), "at {rate}");
+        }
+        assert_eq!(points(), walked);
+        assert_eq!(model.solve(saturation * 1.01).map(|s| s.latency), None, "past the branch's end");
     }
 
     #[test]
@@ -659,8 +716,7 @@ mod tests {
         assert!(goal != first && uniform != first);
         let again = Model::new(&Scenario { rate: 0.02, ..dor.clone() }).unwrap();
         assert_eq!(again.solve(0.01).unwrap().latency, first);
-        let fresh = Model { prepared: Rc::new(Prepared::new(&dor).unwrap()), saturation: Rc::new(Cell::new(None)) };
-        assert_eq!(again.saturation_rate(), fresh.saturation_rate());
+        assert_eq!(again.saturation_rate(), fresh(&dor).saturation_rate());
     }
 
     #[test]
