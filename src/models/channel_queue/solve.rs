@@ -49,6 +49,13 @@ use std::collections::HashMap;
 pub const TOLERANCE: f64 = 1e-6;
 /// Rounds after which a rate counts as saturated.
 pub const MAX_ROUNDS: usize = 500;
+/// A hold time past which the rounds are diverging, not converging: the fixed points found
+/// near saturation hold a VC for at most a few hundred cycles (400 over the scenarios of
+/// `scripts/same-model.py`), and rounds that passed 10⁶ cycles went on to 10¹⁹ and beyond, or
+/// to infinity, within a few rounds and never came back. Stopping there spares the
+/// [`MAX_ROUNDS`] such a solve would otherwise run: most of the rounds of a saturation search
+/// under hot-spot traffic.
+const DIVERGED_HOLD: f64 = 1e12;
 /// The wait given to a resource at or past saturation while an adaptive split is still moving
 /// away from it: large enough that the split leaves it, finite so that the rounds go on.
 const OVERLOADED_WAIT: f64 = 1e6;
@@ -340,6 +347,9 @@ impl Prepared {
         let mut next = vec![0.0; hold.len()];
         for rounds in 1..=MAX_ROUNDS {
             round.run(self, rate, &hold, &mut next)?;
+            if !next.iter().all(|h| h.abs() < DIVERGED_HOLD) {
+                return None;
+            }
             // Converged: the round's delays, flows and split, computed from `hold`, are the
             // solution; `next` is within the tolerance of it.
             if next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0)) {
