@@ -28,7 +28,7 @@ use crate::routing::{self, Algorithm, Candidates, RoutePlan, Routing, EJECT};
 use crate::scenario::Scenario;
 use crate::topology::{Node, Torus};
 use crate::traffic::Pattern;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// "No state": where a candidate ejects.
 pub const NONE: u32 = u32::MAX;
@@ -253,10 +253,10 @@ impl Interner {
         Interner {
             all_vcs: routing::VcSets { vcs }.all(),
             resources: Vec::new(),
-            resource_ids: HashMap::new(),
+            resource_ids: HashMap::default(),
             decisions: Vec::new(),
             options: Vec::new(),
-            decision_ids: HashMap::new(),
+            decision_ids: HashMap::default(),
         }
     }
 
@@ -349,8 +349,8 @@ fn follow_each_route(
     samples: Option<usize>,
 ) -> Result<(Interner, HashMap<u32, f64>, HashMap<(u32, u32), f64>), TooLarge> {
     let mut interner = Interner::new(s.vcs);
-    let mut decision_flow: HashMap<u32, f64> = HashMap::new();
-    let mut follower_flow: HashMap<(u32, u32), f64> = HashMap::new();
+    let mut decision_flow: HashMap<u32, f64> = HashMap::default();
+    let mut follower_flow: HashMap<(u32, u32), f64> = HashMap::default();
     let mut scratch = Candidates::default();
     let mut rng = Rng::new(s.seed, Stream::Routing);
     let (mut hops, mut plans_followed) = (0usize, 0usize);
@@ -457,7 +457,7 @@ fn build_graph<'a>(
         t,
         routing,
         interner: Interner::new(s.vcs),
-        state_ids: HashMap::new(),
+        state_ids: HashMap::default(),
         plan: Vec::new(),
         router: Vec::new(),
         input: Vec::new(),
@@ -536,7 +536,7 @@ fn in_topological_order(graph: StateGraph, interner: &Interner) -> StateGraph {
     // Merge states with the same future: the same decision, and options leading to states
     // merged already (Kahn's order backwards reaches every state after those it leads to).
     let mut class = vec![NONE; states];
-    let mut classes: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+    let mut classes: HashMap<(u32, Vec<u32>), u32> = HashMap::default();
     let mut members: Vec<u32> = Vec::new();
     for &old in order.iter().rev() {
         let x = old as usize;
@@ -607,7 +607,7 @@ impl Routes {
     }
 
     fn assemble(t: &Torus, interner: Interner, follower_start: Vec<u32>, followers: Vec<u32>, enumeration: Enumeration, graph: StateGraph) -> Routes {
-        let mut transition_ids: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut transition_ids: HashMap<(u32, u32), u32> = HashMap::default();
         let mut transitions = Vec::new();
         let edges = interner.options.len();
         let mut option_decision = vec![0u32; edges];
@@ -837,7 +837,7 @@ mod tests {
                     let t = Torus::new(k, n);
                     let routing_rules = routing::build(&s);
                     let (interner, decisions, _) = follow_each_route(&s, &t, &routing_rules, &Pattern::new(&s, &t).unwrap(), None).ok().unwrap();
-                    let mut alone: HashMap<ResourceKind, f64> = HashMap::new();
+                    let mut alone: HashMap<ResourceKind, f64> = HashMap::default();
                     for (&d, &flow) in &decisions {
                         let first = interner.options[interner.decisions[d as usize].first as usize];
                         *alone.entry(interner.resources[first.resource as usize].kind).or_insert(0.0) += flow;

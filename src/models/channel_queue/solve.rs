@@ -43,7 +43,7 @@ use super::routes::{Flows, ResourceKind, Routes, NONE};
 use crate::models::shared::{occupancy_ends, vc_occupancy};
 use crate::routing::MAX_CANDIDATES;
 use crate::scenario::Scenario;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Relative change of every hold time below which the fixed point counts as converged.
 pub const TOLERANCE: f64 = 1e-6;
@@ -183,7 +183,7 @@ impl Prepared {
         for (e, option) in routes.options.iter().enumerate() {
             resource_edges[option.resource as usize].push(e as u32);
         }
-        let mut pair_ids: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut pair_ids: HashMap<(u32, u32), u32> = HashMap::default();
         let transition_pair: Vec<u32> = routes
             .transitions
             .iter()
