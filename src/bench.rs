@@ -110,7 +110,9 @@ pub struct ModelBenchResult {
     pub points: usize,
     pub saturation_rate: f64,
     /// Time to find the saturation rate (bisection or closed form; for the channel-queue model
-    /// with building its routes, which its curves then reuse).
+    /// with building its routes and, for an adaptive algorithm, continuing its branch of fixed
+    /// points to its end, which its curves then reuse: the page asks for the saturation rate
+    /// first too).
     pub saturation_ms: f64,
     /// Time for the latency at [`MODEL_CURVE_POINTS`] rates spread evenly from 1% to 99% of the
     /// saturation rate (the points near saturation are the slow ones to converge).

@@ -373,6 +373,20 @@ pub struct Start {
 }
 
 impl Solution {
+    /// The bytes its vectors hold.
+    pub fn bytes(&self) -> usize {
+        let f = &self.flows;
+        let options = |x: &Option<Vec<f64>>| x.as_ref().map_or(0, Vec::len);
+        let values = [&self.hold, &self.hold_after, &f.decision, &f.edge, &f.follower, &f.resource, &f.transition, &self.block]
+            .iter()
+            .chain([&self.vc_wait, &self.delay, &self.channel_wait, &self.ejection_wait, &self.source_wait].iter())
+            .map(|v| v.len())
+            .sum::<usize>()
+            + options(&self.split)
+            + options(&self.split_target);
+        values * std::mem::size_of::<f64>()
+    }
+
     /// A start at this solution.
     pub fn start(&self) -> Start {
         Start { hold: self.hold_after.clone(), split: self.split_target.clone(), block: Some(self.block.clone()) }
