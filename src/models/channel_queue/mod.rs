@@ -99,19 +99,30 @@ pub struct Model {
     branch: Rc<RefCell<Option<Branch>>>,
 }
 
+/// Scenarios whose models are kept: the page's compare mode asks for two scenarios' reports and
+/// curves in turn, on one worker where it has one.
+const MODELS_KEPT: usize = 2;
+
 thread_local! {
-    /// The last scenario's model. The page asks for the report, both curves and the predicted
-    /// utilisation of one scenario in turn, and the CLI and validation solve one scenario at
-    /// many rates: the routes (up to a second to build), the saturation rate and an adaptive
-    /// algorithm's branch (up to a second to continue) depend on the scenario, not on its rate.
-    static LAST: RefCell<Option<(String, Model)>> = const { RefCell::new(None) };
+    /// The last scenarios' models, the most recently asked for last. The page asks for the
+    /// report, both curves and the predicted utilisation of a scenario in turn, and the CLI and
+    /// validation solve one scenario at many rates: the routes (up to a second to build), the
+    /// saturation rate and an adaptive algorithm's branch (up to a second to continue) depend
+    /// on the scenario, not on its rate.
+    static RECENT: RefCell<Vec<(String, Model)>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Model {
     pub fn new(s: &Scenario) -> Result<Model, String> {
         assumptions_hold(s)?;
         let key = Scenario { rate: 0.0, ..s.clone() }.canonical();
-        if let Some(model) = LAST.with_borrow(|last| last.as_ref().filter(|(k, _)| *k == key).map(|(_, model)| model.clone())) {
+        let kept = RECENT.with_borrow_mut(|recent| {
+            let at = recent.iter().position(|(k, _)| *k == key)?;
+            let entry = recent.remove(at);
+            recent.push(entry);
+            recent.last().map(|(_, model)| model.clone())
+        });
+        if let Some(model) = kept {
             return Ok(model);
         }
         let model = Model {
@@ -119,7 +130,12 @@ impl Model {
             saturation: Rc::new(Cell::new(None)),
             branch: Rc::new(RefCell::new(None)),
         };
-        LAST.set(Some((key, model.clone())));
+        RECENT.with_borrow_mut(|recent| {
+            if recent.len() == MODELS_KEPT {
+                recent.remove(0);
+            }
+            recent.push((key, model.clone()));
+        });
         Ok(model)
     }
 
@@ -751,7 +767,7 @@ mod tests {
 
     #[test]
     fn a_scenario_gets_its_own_routes_whatever_was_solved_before() {
-        // The last scenario's routes are kept: switching scenarios and back gives the same
+        // The last scenarios' routes are kept: switching scenarios and back gives the same
         // numbers as a first solve, and the rate alone does not make a new scenario.
         let dor = scenario("k=4&routing=dor&traffic=tornado&len=16&rate=0.01");
         let first = Model::new(&dor).unwrap().solve(0.01).unwrap().latency;
@@ -761,6 +777,24 @@ mod tests {
         let again = Model::new(&Scenario { rate: 0.02, ..dor.clone() }).unwrap();
         assert_eq!(again.solve(0.01).unwrap().latency, first);
         assert_eq!(again.saturation_rate(), fresh(&dor).saturation_rate());
+    }
+
+    #[test]
+    fn two_scenarios_asked_in_turn_keep_their_models_and_a_third_evicts_the_older() {
+        // Compare mode's two scenarios, asked for in turn, are each prepared once.
+        let (a, b, c) = (
+            scenario("k=4&routing=dor&traffic=tornado&len=16"),
+            scenario("k=4&routing=goal&traffic=tornado&len=16"),
+            scenario("k=4&routing=minad&traffic=uniform&len=16"),
+        );
+        let first_a = Model::new(&a).unwrap();
+        let first_b = Model::new(&b).unwrap();
+        assert!(Rc::ptr_eq(&Model::new(&a).unwrap().prepared, &first_a.prepared));
+        assert!(Rc::ptr_eq(&Model::new(&b).unwrap().prepared, &first_b.prepared));
+        // a was asked for before b: a third scenario takes a's place, and b stays.
+        Model::new(&c).unwrap();
+        assert!(Rc::ptr_eq(&Model::new(&b).unwrap().prepared, &first_b.prepared));
+        assert!(!Rc::ptr_eq(&Model::new(&a).unwrap().prepared, &first_a.prepared));
     }
 
     #[test]
