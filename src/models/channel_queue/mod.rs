@@ -58,8 +58,9 @@ const CONTINUATION_STEPS: f64 = 64.0;
 
 /// Most bytes of solutions an adaptive algorithm's branch keeps beyond the last few: about 50
 /// points of GOAL uniform on 8×8 take 20 MB, while NBC under a permutation on 16×16 would take
-/// 700 MB. Past it the branch keeps only the solutions its next start needs, and a rate below
-/// them walks it again from the idle network, as every rate once did.
+/// 700 MB. A push past it drops all but the solutions the next start needs, and the branch
+/// keeps its points again from there; a rate below the points kept walks it again from the idle
+/// network, as every rate once did.
 const KEPT_BYTES: usize = 64 << 20;
 
 /// The least distance, in longest steps, between the branch's highest rate and an oblivious
