@@ -26,6 +26,10 @@ WASM_OPT_INLINING := --one-caller-inline-max-function-size=2000
 # (tests/browser/harness.mjs reads the same variable).
 CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM
+# The long reports keep every simulation they run in this file (torus ... --results): a stopped
+# one goes on where it stopped, and one rebuilt after a change to the models alone runs no
+# simulation again. A change to the simulator's sources starts the file afresh (docs/cluster.md).
+RESULTS ?= target/simulations.jsonl
 # apt-get needs root: sudo when make does not run as root.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
@@ -157,19 +161,23 @@ clean:
 
 validate:
 	@echo "==> model against simulation for every seed's set-up: docs/validation.md (about 15 min on two idle cores), then the channel-queue model over every routing x pattern: docs/validation/channel-queue.md"
-	cargo run --release --bin torus -- validate
+	mkdir -p $(dir $(RESULTS))
+	cargo run --release --bin torus -- validate --results $(RESULTS)
 
 validate-channel-queue:
 	@echo "==> the channel-queue model against simulation over every routing x pattern: docs/validation/channel-queue.md"
-	cargo run --release --bin torus -- validate --channel-queue
+	mkdir -p $(dir $(RESULTS))
+	cargo run --release --bin torus -- validate --channel-queue --results $(RESULTS)
 
 validate-grid:
-	@echo "==> the channel-queue model against simulation on every k = 4, 8, 16 and M = 1, 16, 32: docs/validation/channel-queue-grid.md (567 configurations, hours on two cores)"
-	cargo run --release --bin torus -- validate --grid
+	@echo "==> the channel-queue model against simulation on every k = 4, 8, 16 and M = 1, 16, 32: docs/validation/channel-queue-grid.md (567 configurations; the models take most of the time)"
+	mkdir -p $(dir $(RESULTS))
+	cargo run --release --bin torus -- validate --grid --results $(RESULTS)
 
 experiments:
 	@echo "==> seed 004's experiments and the fault experiment: docs/experiments/*.md and *.csv (about 1.5 hours on two cores)"
-	cargo run --release --bin torus -- experiment all
+	mkdir -p $(dir $(RESULTS))
+	cargo run --release --bin torus -- experiment all --results $(RESULTS)
 
 experiments-quick:
 	@echo "==> seed 004's experiments and the fault experiment, shortened runs"
@@ -177,7 +185,8 @@ experiments-quick:
 
 experiment-faults:
 	@echo "==> latency and delivered throughput against random link faults: docs/experiments/faults.md, .csv, faults-*.svg"
-	cargo run --release --bin torus -- experiment faults
+	mkdir -p $(dir $(RESULTS))
+	cargo run --release --bin torus -- experiment faults --results $(RESULTS)
 
 coverage:
 	@echo "==> coverage of the within-run confidence interval: docs/coverage.md and .csv (about 20 min on two cores)"
@@ -187,7 +196,8 @@ coverage:
 # `make experiments`, here on its own.
 experiment-router:
 	@echo "==> router organisations on seed 004's set-up: docs/experiments/router.md and .csv"
-	cargo run --release --bin torus -- experiment router
+	mkdir -p $(dir $(RESULTS))
+	cargo run --release --bin torus -- experiment router --results $(RESULTS)
 
 experiment-router-quick:
 	@echo "==> router organisations on seed 004's set-up, shortened runs"

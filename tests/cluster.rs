@@ -135,6 +135,35 @@ fn an_experiment_collected_from_a_batch_writes_the_one_machine_files() {
 }
 
 #[test]
+fn a_results_file_keeps_every_run_and_a_second_command_runs_only_what_it_lacks() {
+    let sweep = ["sweep", "k=4&len=4&traffic=tornado&warmup=100&cycles=800", "--rates", "0.01:0.4:5", "--seeds", "2"];
+    let (_, one_machine, _) = torus(&sweep);
+    let dir = scratch("results");
+    let file = dir.join("results.jsonl");
+    let stored = [&sweep[..], &["--results", file.to_str().unwrap()]].concat();
+    let (code, first, err) = torus(&stored);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first, one_machine, "the same sweep, its runs kept");
+    assert!(err.contains("0 jobs answered from it, 10 run and added to it"), "{err}");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(kept.lines().count(), 10);
+
+    // Stopped after six runs: the second command runs the four it lacks, and adds them.
+    std::fs::write(&file, kept.lines().take(6).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let (code, second, err) = torus(&stored);
+    assert_eq!((code, second.as_str()), (0, one_machine.as_str()), "{err}");
+    assert!(err.contains("6 jobs answered from it, 4 run and added to it"), "{err}");
+    let (_, third, err) = torus(&stored);
+    assert_eq!(third, one_machine);
+    assert!(err.contains("10 jobs answered from it, 0 run"), "{err}");
+
+    // The file is made of result lines: the same command collects from it as from a batch's.
+    let (code, collected, err) = torus(&[&sweep[..], &["--collect", file.to_str().unwrap()]].concat());
+    assert_eq!((code, collected.as_str()), (0, one_machine.as_str()), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn plan_and_collect_refuse_what_they_cannot_use() {
     for args in [
         &["sweep", "k=4", "--rates", "0.01:0.02:2", "--collect"][..],
@@ -145,6 +174,10 @@ fn plan_and_collect_refuse_what_they_cannot_use() {
         &["validate", "--grid", "--len", "2,x", "--plan"],
         &["validate", "--k", "4", "--plan"],
         &["run", "--batch", "--part", "3/3"],
+        &["sweep", "k=4", "--rates", "0.01:0.02:2", "--plan", "--results", "r.jsonl"],
+        &["validate", "--results", "r.jsonl", "--collect", "x"],
+        &["validate", "--results"],
+        &["validate", "--results", "/nonexistent/dir/r.jsonl"],
     ] {
         let (code, out, err) = torus(args);
         assert_eq!(code, 2, "{args:?}");

@@ -1,10 +1,11 @@
 //! `torus`: the command-line tool. Argument parsing and printing only; the work is in the
 //! library. Bad input exits with code 2 and one line on stderr.
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use torus_explorer::bench::{self, BENCH_SCENARIOS};
-use torus_explorer::experiment::jobs::{self, Collector, Local, Planner, Runner};
+use torus_explorer::experiment::jobs::{self, Collector, Local, Planner, Runner, Stored};
 use torus_explorer::experiment;
 use torus_explorer::experiment::faults as fault_experiment;
 use torus_explorer::sim::Simulation;
@@ -58,7 +59,10 @@ const USAGE: &str = "usage:
 sweep, saturation, validate and experiment take --plan: print their runs as job lines, one
 self-contained JSON job per line, and run nothing; and --collect FILE... (last; - for stdin):
 build the same output from the result lines of torus run --batch, in any order, from any
-number of files. docs/cluster.md: GNU parallel, ssh and Slurm.
+number of files. docs/cluster.md: GNU parallel, ssh and Slurm. --results FILE runs them here
+but keeps every result in FILE: jobs it already holds from this build's simulator are not run
+again, and each job run is added as it ends. A stopped command then goes on where it stopped,
+and one whose model changed (the simulator unchanged) is rebuilt in minutes.
 
 --seeds N runs N replications, seeded from the scenario's seed (the first is the scenario's
 own), and adds each one's result and the mean and 95 % confidence interval across them.
@@ -114,7 +118,7 @@ torus run --batch [--part I/N] [--threads N]
   Runs the job lines on standard input (from --plan; docs/cluster.md), every N-th from the I-th
   with --part; prints one JSON line per job.",
         "sweep" => "torus sweep <scenario> --rates a:b:n|r1,r2,.. [--seeds N] [--stop-at-saturation] [--csv] [--fields a,b,..] [--threads N]
-        [--plan | --collect FILE...]
+        [--plan | --results FILE | --collect FILE...]
   One simulation per rate, one JSON line each: the fields of `torus run`, the rate, and the
   latency the analytical models predict at it (model_latency, channel_queue_latency).
   --rates a:b:n   n rates from a to b (messages/node/cycle), as the decimals typed: 0.005:0.035:7
@@ -125,7 +129,7 @@ torus run --batch [--part I/N] [--threads N]
   --csv, --fields as for `torus run`: one header line, then one row per rate",
         "saturation" => "torus saturation <scenario> [--criterion source-shortfall|accepted|latency]
         [--latency-threshold CYCLES] [--tolerance F] [--range a:b] [--seeds N] [--threads N]
-        [--plan | --collect FILE...]
+        [--plan | --results FILE | --collect FILE...]
   The saturation throughput, by bisection on the rate. One JSON object.
   --criterion          source-shortfall (default: no source more than 5 % behind its offered
                        load), accepted (accepted at least 95 % of offered), latency (mean latency
@@ -145,7 +149,7 @@ torus run --batch [--part I/N] [--threads N]
   --scaling     cost against network size and load; --svg DIR plots its two curves
   --scenario S  time this scenario only (with --models, its model only)
   --models      time a 100-point curve of each analytical model instead",
-        "validate" => "torus validate [--quick] [--channel-queue | --grid [--k a,b,..] [--len a,b,..]] [--out DIR] [--threads N] [--plan | --collect FILE...]
+        "validate" => "torus validate [--quick] [--channel-queue | --grid [--k a,b,..] [--len a,b,..]] [--out DIR] [--threads N] [--plan | --results FILE | --collect FILE...]
   Every paper's model against the simulator on the paper's set-ups: DIR/validation.md and
   DIR/validation/*.svg (DIR defaults to docs), then the channel-queue model over every routing
   and pattern: DIR/validation/channel-queue.md (--channel-queue: only that). --grid: only the
@@ -155,7 +159,7 @@ torus run --batch [--part I/N] [--threads N]
   --k a,b,.. and --len a,b,.. run only those sizes and lengths.
   --quick runs shortened. DIR must be writable: it is checked before the first simulation.",
         "experiment" => "torus experiment <saturation|permutations|histograms|stability|faults|router|all>
-        [--quick] [--permutations N] [--routings a,b,..] [--out DIR] [--threads N] [--plan | --collect FILE...]
+        [--quick] [--permutations N] [--routings a,b,..] [--out DIR] [--threads N] [--plan | --results FILE | --collect FILE...]
   The experiments of Singh et al. 2003 (GOAL), each written as DIR/<name>.csv and DIR/<name>.md
   (DIR defaults to docs/experiments; it must be writable: it is checked before the first
   simulation). faults: latency and delivered throughput against random link faults.
@@ -397,7 +401,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             }
             let (args, mode) = split_mode(args)?;
             let scenario =
-                positional(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan", "--csv", "--fields="])?;
+                positional(args, &["--rates=", "--threads=", "--seeds=", "--stop-at-saturation", "--plan", "--results=", "--csv", "--fields="])?;
             threads_option(args)?;
             let mut printer = printer_option(args)?;
             let s = simulated_scenario_arg(command, &scenario)?;
@@ -438,7 +442,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
             let (args, mode) = split_mode(args)?;
             let scenario = positional(
                 args,
-                &["--threads=", "--seeds=", "--criterion=", "--latency-threshold=", "--tolerance=", "--range=", "--plan"],
+                &["--threads=", "--seeds=", "--criterion=", "--latency-threshold=", "--tolerance=", "--range=", "--plan", "--results="],
             )?;
             threads_option(args)?;
             let s = simulated_scenario_arg(command, &scenario)?;
@@ -506,7 +510,7 @@ fn dispatch(args: &[String]) -> Result<(), Fail> {
         }
         "validate" => {
             let (args, mode) = split_mode(args)?;
-            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--channel-queue", "--grid", "--k=", "--len="])?;
+            no_positional(args, &["--quick", "--out=", "--threads=", "--plan", "--results=", "--channel-queue", "--grid", "--k=", "--len="])?;
             threads_option(args)?;
             let quick = args.iter().any(|a| a == "--quick");
             let out = option(args, "--out")?.unwrap_or("docs");
@@ -566,7 +570,7 @@ fn bench_models(only: Option<Scenario>, as_json: bool) -> Result<(), Fail> {
 /// runs seed 004's experiments, writes DIR/<name>.csv and DIR/<name>.md, progress on stderr.
 fn experiment_command(args: &[String]) -> Result<(), Fail> {
     let (args, mode) = split_mode(args)?;
-    let named = positional(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads=", "--plan"])?;
+    let named = positional(args, &["--quick", "--permutations=", "--routings=", "--out=", "--threads=", "--plan", "--results="])?;
     threads_option(args)?;
     let which = match named.as_slice() {
         [which] => *which,
@@ -737,11 +741,13 @@ fn grid_sizes(args: &[String]) -> Result<(Vec<u32>, Vec<u32>), Fail> {
     Ok((list("--k", &GRID_RADICES, 2)?, list("--len", &GRID_LENGTHS, 1)?))
 }
 
-/// How a many-run command carries out its jobs: here, as a plan, or from collected results.
+/// How a many-run command carries out its jobs: here, as a plan, from collected results, or
+/// here past the results a file holds.
 enum Mode {
     Local,
     Plan,
     Collect(Vec<String>),
+    Stored(String),
 }
 
 /// Splits off `--collect FILE...` (the last option) and reads `--plan`.
@@ -757,9 +763,18 @@ fn split_mode(args: &[String]) -> Result<(&[String], Mode), Fail> {
         if args[..i].iter().any(|a| a == "--plan") {
             return Err(Fail("--plan and --collect are two steps: give one".into()));
         }
+        if args[..i].iter().any(|a| a == "--results") {
+            return Err(Fail("--results runs the jobs here and --collect reads results run elsewhere: give one (append the collected files to the results file to use both)".into()));
+        }
         return Ok((&args[..i], Mode::Collect(files)));
     }
-    Ok((args, if args.iter().any(|a| a == "--plan") { Mode::Plan } else { Mode::Local }))
+    let plan = args.iter().any(|a| a == "--plan");
+    Ok(match option(args, "--results")? {
+        Some(_) if plan => return Err(Fail("--plan runs nothing, so it keeps no --results: give one".into())),
+        Some(file) => (args, Mode::Stored(file.to_string())),
+        None if plan => (args, Mode::Plan),
+        None => (args, Mode::Local),
+    })
 }
 
 impl Mode {
@@ -789,6 +804,19 @@ impl Mode {
                 let collector = Collector::read(&sources).map_err(Fail)?;
                 let result = command(&collector);
                 collector.finish().map_err(Fail)?;
+                Ok(Some(result))
+            }
+            Mode::Stored(file) => {
+                let (stored, held) = Stored::open(Path::new(&file)).map_err(Fail)?;
+                if held.other_simulator > 0 || held.passed_over > 0 {
+                    eprintln!(
+                        "{file}: {} results of this simulator; passing over {} of another build's simulator and {} failed or unreadable lines",
+                        held.usable, held.other_simulator, held.passed_over
+                    );
+                }
+                let result = command(&stored);
+                let (reused, ran) = stored.counts();
+                eprintln!("{file}: {reused} jobs answered from it, {ran} run and added to it");
                 Ok(Some(result))
             }
         }

@@ -8,7 +8,10 @@
 //! - [`Planner`] runs nothing and records the jobs (`--plan`: one JSON line per job);
 //! - [`Collector`] answers each job from result lines that `torus run --batch` printed,
 //!   anywhere and in any order (`--collect`), so the report is built by the same code from the
-//!   same numbers, byte for byte.
+//!   same numbers, byte for byte;
+//! - [`Stored`] answers the jobs a results file holds and runs the others here, adding their
+//!   result lines to the file as they end (`--results`): a stopped command goes on where it
+//!   stopped, and a changed model is set against the same simulations in minutes.
 //!
 //! A job's id is its position in the command's job list, from 1. The planner and the collector
 //! number the jobs the same way because the command hands over the same jobs in the same order
@@ -23,10 +26,17 @@ use crate::topology::Torus;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::io::IsTerminal;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// The simulator this build runs: a hash of every source a job's result can depend on (all of
+/// `src/` but the analytical models and the validation pages, and `Cargo.lock`; `build.rs`).
+/// Result lines carry it, and [`Stored`] reuses only the lines that carry this build's.
+pub const SIMULATOR: &str = env!("TORUS_SIMULATOR_SOURCES");
 
 /// One self-contained piece of work: everything it needs is in it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -372,7 +382,8 @@ pub fn parse_job_line(line: &str) -> Result<(usize, Job), String> {
 }
 
 /// What `torus run --batch` prints for one job: the job line's fields, then `result` (the
-/// outcome, as the one-machine command would print it) and `wall_seconds`, or `error`.
+/// outcome, as the one-machine command would print it), `wall_seconds` and `simulator` (the
+/// build's [`SIMULATOR`]), or `error`.
 pub fn result_line(id: usize, job: &Job, outcome: Result<Outcome, String>, wall_seconds: f64) -> String {
     let mut value = serde_json::to_value(job).expect("jobs serialise");
     value["id"] = id.into();
@@ -380,6 +391,7 @@ pub fn result_line(id: usize, job: &Job, outcome: Result<Outcome, String>, wall_
         Ok(outcome) => {
             value["result"] = outcome.to_json();
             value["wall_seconds"] = wall_seconds.into();
+            value["simulator"] = SIMULATOR.into();
         }
         Err(e) => value["error"] = e.into(),
     }
@@ -511,6 +523,169 @@ impl Runner for Collector {
     }
 }
 
+/// A job's identity in a results file: the job itself, whatever its id there.
+fn job_key(job: &Job) -> String {
+    serde_json::to_string(job).expect("jobs serialise")
+}
+
+/// Answers every job a results file holds from this build's simulator, runs the others here
+/// (as [`Local`] does) and appends each one's result line to the file as it ends (`--results`).
+/// Jobs are matched by what they are, not by their id, so one file serves any number of
+/// commands (`validate`, `validate --grid` and their `--plan` result lines together); lines of
+/// another build's simulator, failed jobs and a line cut short by a kill are passed over.
+pub struct Stored {
+    path: PathBuf,
+    held: HashMap<String, Collected>,
+    file: Mutex<File>,
+    progress: bool,
+    state: Mutex<StoredState>,
+}
+
+#[derive(Default)]
+struct StoredState {
+    next_id: usize,
+    reused: usize,
+    ran: usize,
+    wall_seconds: f64,
+}
+
+/// What a results file held when it was opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    /// Results of this build's simulator.
+    pub usable: usize,
+    /// Results of another build's (or of a version without the stamp).
+    pub other_simulator: usize,
+    /// Error lines, and lines that are not result lines (one cut short, say).
+    pub passed_over: usize,
+}
+
+impl Stored {
+    /// Opens `path` (created if it does not exist) and reads the results it holds. Two lines of
+    /// one job with different results are an error: a simulation of this build is deterministic.
+    pub fn open(path: &Path) -> Result<(Stored, Held), String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        let mut held: HashMap<String, Collected> = HashMap::new();
+        let mut counts = Held::default();
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let Ok(Value::Object(mut fields)) = serde_json::from_str::<Value>(line) else {
+                counts.passed_over += 1;
+                continue;
+            };
+            if fields.get("simulator").and_then(Value::as_str) != Some(SIMULATOR) {
+                counts.other_simulator += 1;
+                continue;
+            }
+            let (Some(result), Some(wall_seconds)) = (fields.remove("result"), fields.get("wall_seconds").and_then(Value::as_f64)) else {
+                counts.passed_over += 1;
+                continue;
+            };
+            let Ok(job) = serde_json::from_value::<Job>(Value::Object(fields)) else {
+                counts.passed_over += 1;
+                continue;
+            };
+            match held.get(&job_key(&job)) {
+                Some(earlier) if earlier.result != result => {
+                    return Err(format!("{}:{}: this job appears earlier with another result", path.display(), n + 1));
+                }
+                Some(_) => {}
+                None => {
+                    counts.usable += 1;
+                    held.insert(job_key(&job), Collected { job, result, wall_seconds });
+                }
+            }
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot write to {}: {e}", path.display()))?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            // A line cut short by a kill: the next result starts on a line of its own.
+            file.write_all(b"\n").map_err(|e| format!("cannot write to {}: {e}", path.display()))?;
+        }
+        let stored = Stored {
+            path: path.to_path_buf(),
+            held,
+            file: Mutex::new(file),
+            progress: std::io::stderr().is_terminal(),
+            state: Mutex::new(StoredState::default()),
+        };
+        Ok((stored, counts))
+    }
+
+    /// Jobs answered from the file and jobs run (and added to it) so far.
+    pub fn counts(&self) -> (usize, usize) {
+        let state = self.state.lock().expect("stored");
+        (state.reused, state.ran)
+    }
+
+    fn held_outcome(&self, job: &Job) -> Option<(Outcome, f64)> {
+        let c = self.held.get(&job_key(job))?;
+        Outcome::from_json(job, c.result.clone()).ok().map(|outcome| (outcome, c.wall_seconds))
+    }
+}
+
+impl Runner for Stored {
+    fn run(&self, jobs: Vec<Job>) -> Vec<Outcome> {
+        let first_id = {
+            let mut state = self.state.lock().expect("stored");
+            state.next_id += jobs.len();
+            state.next_id - jobs.len() + 1
+        };
+        let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(jobs.len());
+        let mut to_run = Vec::new();
+        for (i, job) in jobs.iter().enumerate() {
+            match self.held_outcome(job) {
+                Some((outcome, wall_seconds)) => {
+                    let mut state = self.state.lock().expect("stored");
+                    state.reused += 1;
+                    state.wall_seconds += wall_seconds;
+                    outcomes.push(Some(outcome));
+                }
+                None => {
+                    to_run.push(i);
+                    outcomes.push(None);
+                }
+            }
+        }
+        let progress = (self.progress && !to_run.is_empty()).then(|| Progress::new(to_run.len()));
+        let ran = super::parallel_map(&to_run, |&i| {
+            let start = Instant::now();
+            let outcome = jobs[i].execute().unwrap_or_else(|e| panic!("job {:?}: {e}", jobs[i]));
+            let wall_seconds = start.elapsed().as_secs_f64();
+            let line = result_line(first_id + i, &jobs[i], Ok(outcome.clone()), wall_seconds);
+            self.file
+                .lock()
+                .expect("results file")
+                .write_all(format!("{line}\n").as_bytes())
+                .unwrap_or_else(|e| panic!("cannot add a result to {}: {e}", self.path.display()));
+            let mut state = self.state.lock().expect("stored");
+            state.ran += 1;
+            state.wall_seconds += wall_seconds;
+            drop(state);
+            if let Some(p) = &progress {
+                p.done();
+            }
+            outcome
+        });
+        for (i, outcome) in to_run.into_iter().zip(ran) {
+            outcomes[i] = Some(outcome);
+        }
+        outcomes.into_iter().map(|o| o.expect("every job answered or run")).collect()
+    }
+
+    /// The jobs' own times summed, stored and run alike, as on one thread (as [`Collector`]):
+    /// the report then says what its simulations cost, however many were stored.
+    fn elapsed(&self) -> (f64, usize) {
+        (self.state.lock().expect("stored").wall_seconds, 1)
+    }
+}
+
 /// `3, 7-9, 12`.
 pub fn id_ranges(ids: &[usize]) -> String {
     let mut sorted = ids.to_vec();
@@ -599,6 +774,54 @@ mod tests {
         assert_eq!(e, "y:1: job 1 appears twice with different results");
         let e = Collector::read(&[("x".into(), "{\"id\":1}".into())]).err().unwrap();
         assert_eq!(e, "x:1: job 1 has neither \"result\" nor \"error\"");
+    }
+
+    fn scratch_file(name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("torus-stored-{name}-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    #[test]
+    fn a_results_file_answers_its_jobs_and_only_the_others_run_and_join_it() {
+        let path = scratch_file("answers");
+        let lines = batch(&jobs());
+        let mut other_build: Value = serde_json::from_str(&lines[1]).unwrap();
+        other_build["simulator"] = "0000000000000000".into();
+        let cut_short = &lines[3][..lines[3].len() / 2];
+        std::fs::write(&path, format!("{}\n{other_build}\n{}\n{cut_short}", lines[0], lines[2])).unwrap();
+
+        let (stored, held) = Stored::open(&path).unwrap();
+        assert_eq!(held, Held { usable: 2, other_simulator: 1, passed_over: 1 });
+        let local = Local::quiet().run(jobs());
+        assert_eq!(stored.run(jobs()), local, "stored and fresh outcomes alike are the local ones");
+        assert_eq!(stored.counts(), (2, 2), "jobs 1 and 3 answered, 2 and 4 run");
+        assert!(stored.elapsed().0 >= 1.0 && stored.elapsed().1 == 1, "the stored jobs' 0.5 s each, and the runs' own");
+        drop(stored);
+
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(&format!("{cut_short}\n")), "the cut line is ended before the first added one");
+        let (again, held) = Stored::open(&path).unwrap();
+        assert_eq!(held, Held { usable: 4, other_simulator: 1, passed_over: 1 });
+        assert_eq!(again.run(jobs()), local);
+        assert_eq!(again.counts(), (4, 0), "nothing left to run");
+        let added: Vec<Value> = text.lines().skip(4).map(|l| serde_json::from_str(l).unwrap()).collect();
+        let mut ids: Vec<u64> = added.iter().map(|v| v["id"].as_u64().unwrap()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, [2, 4], "numbered by their place in the command's jobs");
+        assert!(added.iter().all(|v| v["simulator"] == SIMULATOR), "{added:?}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_results_file_with_two_results_for_one_job_is_refused() {
+        let path = scratch_file("disagree");
+        let first = batch(&jobs()[..1]).remove(0);
+        let other = result_line(1, &jobs()[0], Job::run(&tiny(0.02)).execute(), 0.1);
+        std::fs::write(&path, format!("{first}\n{other}\n")).unwrap();
+        let e = Stored::open(&path).err().unwrap();
+        assert!(e.ends_with(":2: this job appears earlier with another result"), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
