@@ -89,4 +89,11 @@ test('torus model and the wasm model() agree, the channel-queue model included',
     const [latency] = JSON.parse(wasm.channel_queue_curve(scenario, new Float64Array([native.rate])));
     assert.equal(latency, native.channel_queue.latency ?? null, scenario);
   }
+  // The page keeps to route graphs of 400 000 states, the CLI goes to 2.5 million: 16 × 16 MIN AD
+  // under uniform traffic (424 416 states) is answered natively, and in the page says where.
+  const large = 'k=16&routing=minad&traffic=uniform&len=16&rate=0.005';
+  const native = JSON.parse(execFileSync(torus, ['model', large], { encoding: 'utf8' }));
+  assert.ok(native.channel_queue.latency > 0 && !native.channel_queue.reason, JSON.stringify(native.channel_queue));
+  const page = JSON.parse(wasm.model(large)).channel_queue;
+  assert.equal(page.reason, 'the routes of routing=minad on this 256-node torus need more than 400000 route states in the page (`torus model` builds up to 2500000)');
 });
