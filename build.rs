@@ -1,11 +1,18 @@
-//! Stamps the build with a hash of the sources a simulation's result can depend on: every file
-//! under `src/` except the analytical models (`src/models/`) and the validation pages built on
-//! them (`src/validation*`), and `Cargo.lock` (the generator's crate, serde's number printing).
-//! `--results FILE` reuses a stored result only when its stamp is this build's, so a changed
-//! model is validated again against stored simulations while a changed simulator runs them
-//! again. Hashing too much only costs a rerun; hashing too little would reuse a stale result.
+//! Stamps the build with a hash of the sources a job's result can depend on: every file under
+//! `src/` but those that only plan jobs or report on their results ([`PLANNING_ONLY`]), and
+//! `Cargo.lock` (the generator's crate, serde's number printing). `--results FILE` reuses a
+//! stored result only when its stamp is this build's, so a changed model or report is rebuilt
+//! from stored simulations while a changed simulator runs them again. A job line holds all it
+//! needs, so a change to what a command plans gives other jobs, never a stale match. Hashing too
+//! much only costs a rerun; hashing too little would reuse a stale result.
 
 use std::path::{Path, PathBuf};
+
+/// Sources no job runs: the analytical models and the pages set against them, the CLI and the
+/// wasm bindings (a job runs in the library), the benchmarks, the plots and seed 004's
+/// experiment definitions.
+const PLANNING_ONLY: &[&str] =
+    &["src/models", "src/validation", "src/bin", "src/wasm.rs", "src/bench.rs", "src/svg.rs", "src/seed004"];
 
 /// FNV-1a, 64 bits: stable across Rust versions and machines, unlike `DefaultHasher`.
 fn fnv1a(hash: &mut u64, bytes: &[u8]) {
@@ -27,7 +34,7 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<PathBuf>) {
             .expect("under the crate")
             .to_string_lossy()
             .replace('\\', "/");
-        if relative == "src/models" || relative.starts_with("src/validation") {
+        if PLANNING_ONLY.iter().any(|skip| relative == *skip || relative.starts_with(&format!("{skip}/")) || relative.starts_with(&format!("{skip}."))) {
             continue;
         }
         if path.is_dir() {

@@ -34,7 +34,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// The simulator this build runs: a hash of every source a job's result can depend on (all of
-/// `src/` but the analytical models and the validation pages, and `Cargo.lock`; `build.rs`).
+/// `src/` but what only plans jobs or reports on them, and `Cargo.lock`; `build.rs`).
 /// Result lines carry it, and [`Stored`] reuses only the lines that carry this build's.
 pub const SIMULATOR: &str = env!("TORUS_SIMULATOR_SOURCES");
 
