@@ -4,7 +4,7 @@
 //! crosses as pointers into wasm memory that the page reads through typed-array views.
 
 use crate::broadcast;
-use crate::models;
+use crate::models::{self, channel_queue::routes};
 use crate::output;
 use crate::rng::{self, Samplers};
 use crate::scenario::{limits, RouterOrganisation, RoutingKind, Scenario, Switching, TrafficKind, KEYS};
@@ -110,6 +110,20 @@ pub fn run(input: &str) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn model(input: &str) -> Result<String, JsError> {
     Ok(json(&models::report(&parse(input)?)))
+}
+
+/// `model` with route graphs of up to 2.5 million states, as `torus model` builds them: seconds
+/// to a minute on a 16 × 16 torus, so the page asks for it after its load sweep, where `model`'s
+/// `channel_queue.past_page_budget` says the page's first budget was not enough.
+#[wasm_bindgen]
+pub fn model_full(input: &str) -> Result<String, JsError> {
+    routes::with_full_state_budget(|| model(input))
+}
+
+/// `channel_queue_curve` with route graphs of up to 2.5 million states (see `model_full`).
+#[wasm_bindgen]
+pub fn channel_queue_curve_full(input: &str, rates: Vec<f64>) -> Result<String, JsError> {
+    routes::with_full_state_budget(|| channel_queue_curve(input, rates))
 }
 
 /// The applicable model's latency at each rate (`null` where saturated or where no model

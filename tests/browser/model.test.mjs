@@ -116,3 +116,25 @@ test('the channel-queue curve and the predicted heat for a DOR tornado link; bot
   assert.equal(line, `${said[0].toUpperCase()}${said.slice(1)}.`);
   assert.deepEqual(errors, []);
 });
+
+// Past the page's first route-state budget (16 × 16 MIN AD under uniform traffic, 424 416 route
+// states): the page first gives the reason and runs its sweep; then it builds the routes as
+// `torus model` does and draws the channel-queue model, the CLI's numbers.
+test('a scenario past the page\'s first route budget gets its prediction after the sweep', async () => {
+  const large = 'k=16&routing=minad&traffic=uniform&rate=0.005&len=16&vcs=3&warmup=200&cycles=1500';
+  const cli = JSON.parse(execFileSync(TORUS, ['model', large], { encoding: 'utf8' }));
+  assert.equal(cli.model, 'channel-queue');
+  const { page, errors } = await openPage(browser.context, `${server.url}#${large}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.waitForFunction(() => document.getElementById('model').textContent.includes('route states'), null, { timeout: 60000 });
+  assert.ok((await page.locator('#model').textContent()).includes('once the sweep is done it builds up to 2500000'));
+  await page.waitForFunction(() => document.getElementById('model').textContent.includes('(channel-queue)'), null, { timeout: 240000 });
+  const panel = await page.locator('#model').textContent();
+  assert.ok(panel.includes(Number(cli.latency).toPrecision(4)) && !panel.includes('Building'), panel);
+  assert.equal(await page.locator('#heat-source').isDisabled(), false, 'the predicted heat is there');
+  await page.click('#chart-latency button:has-text("table")');
+  await page.waitForFunction(() => [...document.querySelectorAll('#chart-latency .chart-table thead th')].some((th) => th.textContent.includes('channel-queue')), null, { timeout: 120000 });
+  const sweep = await page.evaluate(() => window.torusExplorer.sweepStatus());
+  assert.ok(sweep.done != null, 'the sweep finished before the model was built');
+  assert.deepEqual(errors, []);
+});

@@ -1655,6 +1655,8 @@ class App {
     this.sweepTimes.done = performance.now();
     this.updateSpread();
     this.showPresetState();
+    if (report && report.channel_queue && report.channel_queue.past_page_budget) await this.fullBudgetModel(scenario, current);
+    if (!current()) return;
     await this.fullRun().catch(() => {});
     if (!current()) return;
     this.mainDone = true;
@@ -1693,15 +1695,39 @@ class App {
   }
 
   // The channel-queue model's curve, beside a paper's model's where one applies, drawn when the
-  // worker has it: the sweep does not wait for it.
-  async addChannelQueueCurve(scenario, report, current) {
+  // worker has it: the sweep does not wait for it. `op` is the worker's request for it.
+  async addChannelQueueCurve(scenario, report, current, op = 'channelQueueCurve') {
     const own = report.channel_queue;
     if (!own || own.reason || !(own.saturation_rate > 0)) return;
-    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, 'channelQueueCurve');
+    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, op);
     if (!current()) return;
     this.models = [...this.models, curve];
     this.charts.setModels(this.models, this.modelOptions);
     this.updateZeroLoad();
+  }
+
+  // Where the channel-queue model's routes were past the page's first budget (adaptive
+  // routing on 16 × 16, say): once the sweep is done, the report and the curve with route graphs
+  // as large as `torus model` builds, which takes the worker seconds to a minute; the model
+  // panel says so meanwhile.
+  async fullBudgetModel(scenario, current) {
+    this.modelBuilding = scenario;
+    this.renderModel();
+    let full = null;
+    try {
+      full = await this.runner.reportFull(scenario);
+    } catch (err) {
+      console.warn(`model of ${scenario}: ${err.message}`);
+    }
+    if (this.modelBuilding === scenario) this.modelBuilding = null;
+    if (!current()) return;
+    if (full) {
+      this.modelReport = full;
+      this.modelOptions = { ...this.modelOptions, latencyAtRate: full.latency };
+      this.charts.setModels(this.models, this.modelOptions);
+    }
+    this.renderModel();
+    if (full) await this.addChannelQueueCurve(scenario, full, current, 'channelQueueCurveFull');
   }
 
   // Zero-load latency of a scenario, for the top of the latency axis: M + the mean route
@@ -1896,6 +1922,10 @@ class App {
       if (r.assumption) parts.push(el('p', { class: 'model-note model-assumption' }, [`${r.assumption[0].toUpperCase()}${r.assumption.slice(1)}.`]));
     } else {
       parts.push(el('h2', {}, ['No latency model applies']), el('p', {}, [r.reason]));
+    }
+    if (this.modelBuilding === this.scenario) {
+      parts.push(el('p', { class: 'model-note model-building' }, [
+        'Building the channel-queue model’s routes, up to 2 500 000 route states as the CLI does: a minute or more for GOAL, NBC or adaptive routing on a 16 × 16 torus…']));
     }
     const rows = [];
     const row = (name, model, measured, unit = '') => rows.push(el('tr', {}, [

@@ -63,6 +63,14 @@ export class RunnerPool {
   channelQueueCurve(scenario, rates) {
     return this.pick().channelQueueCurve(scenario, rates);
   }
+
+  reportFull(scenario) {
+    return this.pick().reportFull(scenario);
+  }
+
+  channelQueueCurveFull(scenario, rates) {
+    return this.pick().channelQueueCurveFull(scenario, rates);
+  }
 }
 
 // A worker running worker.js with the simulator's module.
@@ -126,6 +134,16 @@ export class Runner {
   // The channel-queue model's latency at each of `rates`, also where a paper's model applies.
   channelQueueCurve(scenario, rates) {
     return this.request({ op: 'channelQueueCurve', scenario, rates });
+  }
+
+  // `report` and `channelQueueCurve` with route graphs as large as `torus model` builds: where
+  // the report's `channel_queue.past_page_budget` says the page's first budget was too small.
+  reportFull(scenario) {
+    return this.request({ op: 'reportFull', scenario });
+  }
+
+  channelQueueCurveFull(scenario, rates) {
+    return this.request({ op: 'channelQueueCurveFull', scenario, rates });
   }
 }
 

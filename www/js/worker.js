@@ -2,7 +2,8 @@
 // models (`torus model`'s report, and the model's latency at given rates), one request at a
 // time; and the page's fast mode, in a worker of its own (see FastMode in wasm-loader.js).
 import init, {
-  run, model, model_curve as modelCurve, channel_queue_curve as channelQueueCurve, Explorer,
+  run, model, model_full as modelFull, model_curve as modelCurve, channel_queue_curve as channelQueueCurve,
+  channel_queue_curve_full as channelQueueCurveFull, Explorer,
 } from '../pkg/torus_explorer.js';
 
 const OPS = {
@@ -11,6 +12,9 @@ const OPS = {
   curve: (m) => modelCurve(m.scenario, new Float64Array(m.rates)),
   // The channel-queue model's latency at given rates, also where a paper's model applies.
   channelQueueCurve: (m) => channelQueueCurve(m.scenario, new Float64Array(m.rates)),
+  // The same two with route graphs as large as `torus model` builds (seconds to a minute).
+  reportFull: (m) => modelFull(m.scenario),
+  channelQueueCurveFull: (m) => channelQueueCurveFull(m.scenario, new Float64Array(m.rates)),
 };
 
 // Fast mode: the page's simulation, handed over as saved state, runs here as fast as it can;

@@ -511,6 +511,9 @@ pub struct Report {
     /// router organisation other than `iq`, message lengths that vary), in one line; `None`
     /// where it describes the scenario as it is.
     pub assumption: Option<String>,
+    /// Whether `reason` is only that the routes are past the page's first budget: the page then
+    /// asks again with `torus model`'s ([`routes::with_full_state_budget`]). Never natively.
+    pub past_page_budget: bool,
 }
 
 
@@ -534,7 +537,10 @@ pub fn predicted_utilisation(s: &Scenario) -> Vec<f64> {
 pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
     let model = match Model::new(s) {
         Ok(m) => m,
-        Err(reason) => return (Report { reason: Some(reason), ..Report::default() }, Vec::new()),
+        Err(reason) => {
+            let past_page_budget = routes::past_page_budget(&reason);
+            return (Report { reason: Some(reason), past_page_budget, ..Report::default() }, Vec::new());
+        }
     };
     let routes = Some(model.routes());
     let assumption = super::assumption(s);
@@ -550,6 +556,7 @@ pub fn report(s: &Scenario) -> (Report, Vec<f64>) {
                 reason: None,
                 routes,
                 assumption,
+                past_page_budget: false,
             };
             (report, utilisation)
         }

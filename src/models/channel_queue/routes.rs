@@ -29,6 +29,7 @@ use crate::scenario::Scenario;
 use crate::topology::{Node, Torus};
 use crate::traffic::Pattern;
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::Cell;
 
 /// "No state": where a candidate ejects.
 pub const NONE: u32 = u32::MAX;
@@ -36,21 +37,46 @@ pub const NONE: u32 = u32::MAX;
 /// Most hops followed, over every plan of every (source, destination) pair, before the exact
 /// enumeration gives way to sampled plans ([`Enumeration`]): about a tenth of a second.
 pub const HOP_BUDGET: usize = 3_000_000;
-/// Most states the route graph of an adaptive algorithm may hold. Natively the largest graphs of
-/// the validation grid (§8) fit: every adaptive algorithm under uniform traffic on 16 × 16,
-/// NBC's with 2.33 million states before merging (about 0.55 GB and 20 s for `torus model`).
-#[cfg(not(target_arch = "wasm32"))]
+/// Most states the route graph of an adaptive algorithm may hold, as `torus model` builds it:
+/// the largest graphs of the validation grid (§8) fit, every adaptive algorithm under uniform
+/// traffic on 16 × 16, NBC's with 2.33 million states before merging (about 0.55 GB and 20 s).
 pub const STATE_BUDGET: usize = 2_500_000;
-/// In the page's worker such a graph takes minutes, and the load sweep waits for the model's
-/// report: the page keeps to graphs of 400 000 states (every one of 8 × 8 fits) and says that
-/// `torus model` goes further ([`PAST_BUDGET`]).
-#[cfg(target_arch = "wasm32")]
-pub const STATE_BUDGET: usize = 400_000;
-/// What the reason given past the budget adds: where the page's budget is not the CLI's.
-#[cfg(not(target_arch = "wasm32"))]
-const PAST_BUDGET: &str = "";
-#[cfg(target_arch = "wasm32")]
-const PAST_BUDGET: &str = " in the page (`torus model` builds up to 2500000)";
+/// Most states of the page's first answer. Its load sweep waits for that answer, and in the
+/// page's worker a graph of 2 million states takes a minute: so the page first keeps to graphs
+/// every 8 × 8 scenario fits in, and builds a larger one ([`with_full_state_budget`]) once the
+/// sweep is done.
+pub const PAGE_STATE_BUDGET: usize = 400_000;
+/// What a reason given past [`PAGE_STATE_BUDGET`] adds: that the page goes further later.
+const PAST_PAGE_BUDGET: &str = ", the page's budget while its load sweep runs; once the sweep is done it builds up to 2500000, as the CLI's torus model does";
+
+thread_local! {
+    /// The budget graphs are built within: [`STATE_BUDGET`] natively; in the page's worker
+    /// [`PAGE_STATE_BUDGET`], but within [`with_full_state_budget`].
+    static BUDGET: Cell<usize> = const {
+        Cell::new(if cfg!(target_arch = "wasm32") { PAGE_STATE_BUDGET } else { STATE_BUDGET })
+    };
+}
+
+/// Runs `work` with route graphs of up to [`STATE_BUDGET`] states, as `torus model` builds them
+/// (the page asks for this after its load sweep where its first answer was past its budget).
+pub fn with_full_state_budget<T>(work: impl FnOnce() -> T) -> T {
+    /// Puts the budget back however `work` ends.
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BUDGET.set(self.0);
+        }
+    }
+    let _restore = Restore(BUDGET.replace(STATE_BUDGET));
+    work()
+}
+
+/// Whether `reason` (of [`Routes::new`]) is that the graph is past the page's budget, so that
+/// [`with_full_state_budget`] may still build it.
+pub fn past_page_budget(reason: &str) -> bool {
+    reason.ends_with(PAST_PAGE_BUDGET)
+}
+
 /// Fewest plans drawn per (source, destination) pair when sampling.
 pub const MIN_SAMPLES_PER_PAIR: usize = 2;
 
@@ -416,7 +442,7 @@ struct GraphBuilder<'a> {
     graph: StateGraph,
     pending: Vec<u32>,
     scratch: Candidates,
-    /// Most states it may hold ([`STATE_BUDGET`]).
+    /// Most states it may hold ([`STATE_BUDGET`] or [`PAGE_STATE_BUDGET`]).
     budget: usize,
 }
 
@@ -585,7 +611,7 @@ impl Routes {
     /// from sampled plans; an error when even those do not fit, or when the pattern is not
     /// defined for the scenario.
     pub fn new(s: &Scenario) -> Result<Routes, String> {
-        Routes::within(s, STATE_BUDGET)
+        Routes::within(s, BUDGET.get())
     }
 
     /// [`Routes::new`] with a route graph of at most `state_budget` states.
@@ -608,7 +634,7 @@ impl Routes {
             };
             return Ok(Routes::from_walks(&t, interner, decisions, followers, enumeration));
         }
-        let too_many = || format!("the routes of routing={} on this {}-node torus need more than {state_budget} route states{PAST_BUDGET}", s.routing, t.nodes());
+        let too_many = || format!("the routes of routing={} on this {}-node torus need more than {state_budget} route states{}", s.routing, t.nodes(), if state_budget < STATE_BUDGET { PAST_PAGE_BUDGET } else { "" });
         let (builder, enumeration) = match build_graph(s, &t, &routing, &pattern, None, state_budget) {
             Ok(b) => (b, Enumeration::Exact),
             Err(work) => {
@@ -820,7 +846,19 @@ mod tests {
         assert!(states > 1000, "{states} states after merging");
         // One plan per pair: no sample of plans makes the graph smaller.
         let e = Routes::within(&s, 1000).unwrap_err();
-        assert_eq!(e, "the routes of routing=minad on this 64-node torus need more than 1000 route states");
+        assert_eq!(e, format!("the routes of routing=minad on this 64-node torus need more than 1000 route states{PAST_PAGE_BUDGET}"));
+        assert!(past_page_budget(&e));
+    }
+
+    #[test]
+    fn the_full_state_budget_holds_only_while_its_work_runs() {
+        let s = Scenario::parse("k=8&routing=minad&traffic=uniform&len=16").unwrap();
+        BUDGET.set(1000);
+        assert!(past_page_budget(&Routes::new(&s).unwrap_err()));
+        let states = with_full_state_budget(|| Routes::new(&s).unwrap().state_count());
+        assert!(states > 1000, "{states} states");
+        assert_eq!(BUDGET.get(), 1000, "the budget is put back");
+        BUDGET.set(STATE_BUDGET);
     }
 
     #[test]
