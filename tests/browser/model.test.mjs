@@ -138,3 +138,24 @@ test('a scenario past the page\'s first route budget gets its prediction after t
   assert.ok(sweep.done != null, 'the sweep finished before the model was built');
   assert.deepEqual(errors, []);
 });
+
+// The same for compare mode's second scenario and for a pin: after their sweeps, their
+// channel-queue curves with the full budget.
+test('compare mode and a pin past the first route budget get the model after their sweeps', async () => {
+  const base = 'k=16&routing=dor&traffic=uniform&rate=0.004&len=16&vcs=3&warmup=200&cycles=1000';
+  const cli = JSON.parse(execFileSync(TORUS, ['model', base.replace('routing=dor', 'routing=minad')], { encoding: 'utf8' }));
+  const { page, errors } = await openPage(browser.context, `${server.url}#${base}&pin=routing:minad&compare=routing:minad`);
+  await page.waitForFunction(() => {
+    const c = window.torusExplorer.results().compare;
+    return c && c.model && c.model.model === 'channel-queue';
+  }, null, { timeout: 240000 });
+  const second = await page.evaluate(() => window.torusExplorer.results().compare.model);
+  assert.equal(second.latency, cli.latency, 'the CLI\'s latency, bit for bit');
+  await page.click('#chart-latency button:has-text("table")');
+  const curves = () => page.evaluate(() => [...document.querySelectorAll('#chart-latency .chart-table thead th')]
+    .map((th) => th.textContent).filter((h) => h.includes('channel-queue')));
+  // The first scenario's own curve, the second's and the pin's.
+  await page.waitForFunction(() => [...document.querySelectorAll('#chart-latency .chart-table thead th')]
+    .filter((th) => th.textContent.includes('channel-queue')).length === 3, null, { timeout: 240000 }).catch(async () => assert.fail(JSON.stringify(await curves())));
+  assert.deepEqual(errors, []);
+});

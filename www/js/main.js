@@ -281,6 +281,12 @@ class App {
     });
     second.sweep = sweep;
     await sweep.run();
+    if (this.second !== second || sweep.cancelled) return;
+    const full = await this.fullBudgetCurves(second.scenario, report);
+    if (!full || this.second !== second) return;
+    second.modelReport = full.report;
+    second.models = full.models;
+    this.charts.setSecondModels(full.models, full.report.latency);
   }
 
   // Fast mode's workers still hold a simulation (running, or handing it back).
@@ -1730,6 +1736,22 @@ class App {
     if (full) await this.addChannelQueueCurve(scenario, full, current, 'channelQueueCurveFull');
   }
 
+  // For compare mode's second scenario and the pins, after their sweeps: where no paper's model
+  // applies and the channel-queue routes were past the page's first budget, the report and the
+  // model's curve with the full budget; else null.
+  async fullBudgetCurves(scenario, report) {
+    if (!(report && !report.model && report.channel_queue && report.channel_queue.past_page_budget)) return null;
+    let full;
+    try {
+      full = await this.runner.reportFull(scenario);
+    } catch (err) {
+      console.warn(`model of ${scenario}: ${err.message}`);
+      return null;
+    }
+    if (!(full.model === OWN_MODEL && full.saturation_rate > 0)) return null;
+    return { report: full, models: [await this.modelCurve(scenario, OWN_MODEL, full.saturation_rate, 'channelQueueCurveFull')] };
+  }
+
   // Zero-load latency of a scenario, for the top of the latency axis: M + the mean route
   // length the sweep's lowest point measured, else the models' latency at their lowest rate,
   // else M + the mean distance under uniform traffic.
@@ -1876,6 +1898,9 @@ class App {
         this.relabelPins();
         await sweep.run();
         if (sweep.cancelled) return;
+        const full = await this.fullBudgetCurves(pin.scenario, report);
+        if (!current()) return;
+        if (full) pin.models = full.models;
         pin.done = true;
         pin.sweepRun = null;
         this.relabelPins();
