@@ -159,3 +159,21 @@ test('compare mode and a pin past the first route budget get the model after the
     .filter((th) => th.textContent.includes('channel-queue')).length === 3, null, { timeout: 240000 }).catch(async () => assert.fail(JSON.stringify(await curves())));
   assert.deepEqual(errors, []);
 });
+
+// A full-budget build takes the worker up to a minute (16 × 16 GOAL: half a minute); a new
+// scenario does not wait for it: the worker on it is replaced.
+test('a new scenario does not wait for the build of the one before', async () => {
+  const goal = 'k=16&routing=goal&traffic=uniform&rate=0.004&len=16&vcs=3&warmup=200&cycles=1000';
+  const { page, errors } = await openPage(browser.context, `${server.url}#${goal}`);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.waitForFunction(() => document.getElementById('model').textContent.includes('Building the channel-queue model'), null, { timeout: 120000 });
+  const small = 'k=4&routing=dor&traffic=tornado&rate=0.01&len=8&warmup=200&cycles=1000';
+  const cli = JSON.parse(execFileSync(TORUS, ['model', small], { encoding: 'utf8' }));
+  const switched = Date.now();
+  await page.evaluate((s) => window.torusExplorer.setScenario(s), small);
+  await page.waitForFunction((latency) => document.getElementById('model').textContent.includes(latency), Number(cli.latency).toPrecision(4), { timeout: 60000 });
+  // The build had about half a minute left; the new report takes a fraction of a second.
+  assert.ok(Date.now() - switched < 10000, `the new scenario's model came ${Date.now() - switched} ms after the switch`);
+  await page.waitForFunction(() => window.torusExplorer.sweepStatus().first != null, null, { timeout: 30000 });
+  assert.deepEqual(errors, []);
+});

@@ -230,6 +230,8 @@ class App {
         this.writeHash();
       }
     }
+    // A model build for the second simulation before gives way at once.
+    this.runner.abandonStale();
     const second = this.second;
     document.body.classList.toggle('comparing', !!second);
     $('torus-box-b').hidden = !second;
@@ -282,7 +284,7 @@ class App {
     second.sweep = sweep;
     await sweep.run();
     if (this.second !== second || sweep.cancelled) return;
-    const full = await this.fullBudgetCurves(second.scenario, report);
+    const full = await this.fullBudgetCurves(second.scenario, report, () => this.second !== second);
     if (!full || this.second !== second) return;
     second.modelReport = full.report;
     second.models = full.models;
@@ -1618,6 +1620,8 @@ class App {
   async background() {
     const generation = ++this.backgroundGeneration;
     const current = () => generation === this.backgroundGeneration;
+    // A model build of the scenario before (up to a minute) gives way at once.
+    this.runner.abandonStale();
     if (this.sweep) this.sweep.cancel();
     for (const pin of this.pins) if (pin.sweepRun && !pin.done) pin.sweepRun.cancel();
     this.mainDone = false;
@@ -1680,16 +1684,16 @@ class App {
 
   // One model's curve up to its saturation rate, points closer together towards it; `op` is the
   // worker's request for it.
-  async modelCurve(scenario, name, saturation, op) {
+  async modelCurve(scenario, name, saturation, op, stale = null) {
     const rates = Array.from({ length: MODEL_POINTS }, (_, i) => {
       const t = (i + 1) / MODEL_POINTS;
       return Number((saturation * 0.999 * (1 - (1 - t) * (1 - t))).toPrecision(6));
     });
     let curve = [];
     try {
-      curve = await this.runner[op](scenario, rates);
+      curve = await this.runner[op](scenario, rates, stale);
     } catch (err) {
-      console.warn(`${name} curve of ${scenario}: ${err.message}`);
+      if (!(stale && stale())) console.warn(`${name} curve of ${scenario}: ${err.message}`);
     }
     return {
       name,
@@ -1705,7 +1709,7 @@ class App {
   async addChannelQueueCurve(scenario, report, current, op = 'channelQueueCurve') {
     const own = report.channel_queue;
     if (!own || own.reason || !(own.saturation_rate > 0)) return;
-    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, op);
+    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, op, () => !current());
     if (!current()) return;
     this.models = [...this.models, curve];
     this.charts.setModels(this.models, this.modelOptions);
@@ -1721,9 +1725,9 @@ class App {
     this.renderModel();
     let full = null;
     try {
-      full = await this.runner.reportFull(scenario);
+      full = await this.runner.reportFull(scenario, () => !current());
     } catch (err) {
-      console.warn(`model of ${scenario}: ${err.message}`);
+      if (current()) console.warn(`model of ${scenario}: ${err.message}`);
     }
     if (this.modelBuilding === scenario) this.modelBuilding = null;
     if (!current()) return;
@@ -1739,17 +1743,18 @@ class App {
   // For compare mode's second scenario and the pins, after their sweeps: where no paper's model
   // applies and the channel-queue routes were past the page's first budget, the report and the
   // model's curve with the full budget; else null.
-  async fullBudgetCurves(scenario, report) {
+  // `stale` says when the answer is no longer wanted (see RunnerPool.abandonStale).
+  async fullBudgetCurves(scenario, report, stale) {
     if (!(report && !report.model && report.channel_queue && report.channel_queue.past_page_budget)) return null;
     let full;
     try {
-      full = await this.runner.reportFull(scenario);
+      full = await this.runner.reportFull(scenario, stale);
     } catch (err) {
-      console.warn(`model of ${scenario}: ${err.message}`);
+      if (!stale()) console.warn(`model of ${scenario}: ${err.message}`);
       return null;
     }
     if (!(full.model === OWN_MODEL && full.saturation_rate > 0)) return null;
-    return { report: full, models: [await this.modelCurve(scenario, OWN_MODEL, full.saturation_rate, 'channelQueueCurveFull')] };
+    return { report: full, models: [await this.modelCurve(scenario, OWN_MODEL, full.saturation_rate, 'channelQueueCurveFull', stale)] };
   }
 
   // Zero-load latency of a scenario, for the top of the latency axis: M + the mean route
@@ -1823,6 +1828,7 @@ class App {
       }
     }
     this.pins = pins;
+    this.runner.abandonStale();
     this.relabelPins();
     this.writeHash();
     this.showPresetState();
@@ -1898,7 +1904,7 @@ class App {
         this.relabelPins();
         await sweep.run();
         if (sweep.cancelled) return;
-        const full = await this.fullBudgetCurves(pin.scenario, report);
+        const full = await this.fullBudgetCurves(pin.scenario, report, () => !current() || !this.pins.includes(pin));
         if (!current()) return;
         if (full) pin.models = full.models;
         pin.done = true;

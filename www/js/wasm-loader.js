@@ -64,12 +64,17 @@ export class RunnerPool {
     return this.pick().channelQueueCurve(scenario, rates);
   }
 
-  reportFull(scenario) {
-    return this.pick().reportFull(scenario);
+  reportFull(scenario, stale) {
+    return this.pick().reportFull(scenario, stale);
   }
 
-  channelQueueCurveFull(scenario, rates) {
-    return this.pick().channelQueueCurveFull(scenario, rates);
+  channelQueueCurveFull(scenario, rates, stale) {
+    return this.pick().channelQueueCurveFull(scenario, rates, stale);
+  }
+
+  // Stops every request whose answer is no longer wanted (see Runner.abandonStale).
+  abandonStale() {
+    for (const r of this.runners) r.abandonStale();
   }
 }
 
@@ -89,9 +94,14 @@ function startWorker(module) {
 // Whole runs and model evaluations in a worker; requests are answered in order.
 export class Runner {
   constructor(module) {
-    this.worker = startWorker(module);
+    this.module = module;
     this.pending = new Map();
     this.nextId = 1;
+    this.start();
+  }
+
+  start() {
+    this.worker = startWorker(this.module);
     this.worker.onerror = (e) => {
       e.preventDefault();
       const error = new Error(`the background worker failed: ${e.message || 'it could not start'}`);
@@ -102,18 +112,36 @@ export class Runner {
     this.worker.onmessage = (e) => {
       const { id, ok, json, error } = e.data;
       const p = this.pending.get(id);
+      if (!p) return;
       this.pending.delete(id);
       if (ok) p.resolve(JSON.parse(json));
       else p.reject(new Error(error));
     };
   }
 
-  request(message) {
+  // `stale`, where given, says when the answer is no longer wanted: abandonStale() then stops
+  // the request even while the worker is on it (a long model build).
+  request(message, stale = null) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, message, stale });
       this.worker.postMessage({ ...message, id });
     });
+  }
+
+  // Rejects the requests whose answers are stale. A call into wasm cannot be interrupted, so
+  // the worker is replaced by a fresh one, which is sent the other requests again, in order
+  // (they are deterministic: the same answers).
+  abandonStale() {
+    const stale = [...this.pending].filter(([, p]) => p.stale && p.stale());
+    if (!stale.length) return;
+    this.worker.terminate();
+    for (const [id, p] of stale) {
+      this.pending.delete(id);
+      p.reject(new Error('abandoned: no longer wanted'));
+    }
+    this.start();
+    for (const [id, p] of this.pending) this.worker.postMessage({ ...p.message, id });
   }
 
   // The scenario run as `torus run` does; resolves with the report.
@@ -138,12 +166,13 @@ export class Runner {
 
   // `report` and `channelQueueCurve` with route graphs as large as `torus model` builds: where
   // the report's `channel_queue.past_page_budget` says the page's first budget was too small.
-  reportFull(scenario) {
-    return this.request({ op: 'reportFull', scenario });
+  // They take seconds to a minute: `stale` lets abandonStale() stop them.
+  reportFull(scenario, stale) {
+    return this.request({ op: 'reportFull', scenario }, stale);
   }
 
-  channelQueueCurveFull(scenario, rates) {
-    return this.request({ op: 'channelQueueCurveFull', scenario, rates });
+  channelQueueCurveFull(scenario, rates, stale) {
+    return this.request({ op: 'channelQueueCurveFull', scenario, rates }, stale);
   }
 }
 
