@@ -132,9 +132,29 @@ pub struct Point {
     /// A paper's model's, where one applies.
     pub paper: Option<f64>,
     pub simulated: SimulatedPoint,
+    /// The part of the latency spent at the source: the simulated `source_queue_mean` and the
+    /// model's W_s (`None` where the model is saturated or gives no prediction).
+    pub source: Option<SourceWait>,
+}
+
+/// The time a message spends at its source, simulated and predicted: what separates the error
+/// of the source queue's M/G/1 wait from that of the network's waits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SourceWait {
+    pub simulated: f64,
+    pub model: f64,
 }
 
 impl Point {
+    /// The errors of the source part and of the rest of the latency, each relative to the
+    /// simulated latency (so that the two add up to the point's error).
+    pub fn error_parts(&self) -> Option<(f64, f64)> {
+        let (model, source) = (self.model?, self.source?);
+        self.error()?;
+        let s = self.simulated.latency;
+        Some(((source.model - source.simulated) / s, ((model - source.model) - (s - source.simulated)) / s))
+    }
+
     fn error_of(&self, model: Option<f64>) -> Option<f64> {
         let s = self.simulated;
         if s.saturated || s.deadlock || s.latency <= 0.0 {
@@ -203,6 +223,15 @@ impl Comparison {
             .map(f64::abs)
             .collect();
         (!errors.is_empty()).then(|| errors.iter().sum::<f64>() / errors.len() as f64)
+    }
+
+    /// The mean signed error parts ([`Point::error_parts`]: the source's, the rest's) over the
+    /// points above `lo` and up to `hi` of saturation where both are known.
+    pub fn mean_error_parts(&self, lo: f64, hi: f64) -> Option<(f64, f64)> {
+        let parts: Vec<(f64, f64)> =
+            self.points.iter().filter(|p| p.fraction > lo && p.fraction <= hi + 1e-12).filter_map(Point::error_parts).collect();
+        let n = parts.len() as f64;
+        (!parts.is_empty()).then(|| (parts.iter().map(|p| p.0).sum::<f64>() / n, parts.iter().map(|p| p.1).sum::<f64>() / n))
     }
 
     /// Whether every target of §8 that this configuration measured is met.
@@ -308,12 +337,19 @@ pub fn compare(s: &Scenario, length: &Length, simulated: &CurveRuns) -> Comparis
                     hottest_predicted: predicted.iter().copied().fold(0.0, f64::max),
                 });
             }
+            // W_s from a solve at the rate itself: the curve's point started elsewhere, within
+            // the tolerance of the same fixed point.
+            let source = latency.and_then(|_| model.solve(rate)).and_then(|solution| {
+                let model = *model.quantities(&solution).get("W_s")?;
+                Some(SourceWait { simulated: r.source_queue_mean, model })
+            });
             Point {
                 fraction,
                 rate,
                 model: latency,
                 paper: paper.as_ref().and_then(|m| m.evaluate(s, rate).latency),
                 simulated: simulated_point(r),
+                source,
             }
         })
         .collect();
@@ -352,6 +388,7 @@ fn without_prediction(s: &Scenario, length: &Length, simulated: &CurveRuns, reas
             model: None,
             paper: None,
             simulated: simulated_point(r),
+            source: None,
         })
         .collect();
     Comparison {
@@ -590,6 +627,7 @@ pub fn markdown(results: &[Comparison], length: &Length, seconds: f64, command: 
             );
         }
     }
+    md.push_str(&error_parts(results));
     let _ = writeln!(md, "\n## Every point\n");
     let _ = writeln!(
         md,
@@ -629,6 +667,59 @@ pub fn markdown(results: &[Comparison], length: &Length, seconds: f64, command: 
         }
         md.push('\n');
     }
+    md
+}
+
+/// Where the latency error lies: the source (the M/G/1 wait of the source queue, with the delay
+/// at the source router) or the rest (the network's waits), at each load and by configuration.
+fn error_parts(results: &[Comparison]) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "\n## Where the latency error lies: the source or the network\n");
+    let _ = writeln!(
+        md,
+        "Each point's error splits in two, each part relative to the simulated latency so that they \
+         add up to the error: the **source** part, the model's W_s (the source queue's M/G/1 wait and \
+         the delay at the source router) against the simulator's `source_queue_mean`, and the \
+         **network** part, the rest of the latency against the rest of the simulated one. Mean \
+         |part| over the points where the model is not saturated:\n"
+    );
+    let _ = writeln!(md, "| load | points | latency | source part | network part |");
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    let mut fractions: Vec<f64> = results.iter().flat_map(|r| r.points.iter().map(|p| p.fraction)).collect();
+    fractions.sort_by(f64::total_cmp);
+    fractions.dedup();
+    for f in fractions {
+        let points: Vec<(f64, (f64, f64))> = results
+            .iter()
+            .flat_map(|r| r.points.iter())
+            .filter(|p| p.fraction == f)
+            .filter_map(|p| Some((p.error()?, p.error_parts()?)))
+            .collect();
+        if points.is_empty() {
+            continue;
+        }
+        let n = points.len() as f64;
+        let mean = |part: &dyn Fn(&(f64, (f64, f64))) -> f64| points.iter().map(|p| part(p).abs()).sum::<f64>() / n;
+        let _ = writeln!(
+            md,
+            "| {:.0} % | {} | {} | {} | {} |",
+            100.0 * f,
+            points.len(),
+            percent(Some(mean(&|p| p.0))),
+            percent(Some(mean(&|p| p.1 .0))),
+            percent(Some(mean(&|p| p.1 .1)))
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nBy routing × pattern, the mean signed source part / network part from {:.0} to {:.0} % of \
+         the simulated saturation rate (+: the model too high):\n",
+        100.0 * LOW_LOAD,
+        100.0 * HIGH_LOAD
+    );
+    md.push_str(&routing_by_pattern(results, |r| {
+        r.mean_error_parts(LOW_LOAD, HIGH_LOAD).map_or("–".into(), |(source, network)| format!("{} / {}", signed_percent(source), signed_percent(network)))
+    }));
     md
 }
 
@@ -801,6 +892,27 @@ mod tests {
         assert_eq!(configurations(&Length::grid()[4]), configurations(&Length::full()), "k = 8, M = 16 is the committed report's");
     }
 
+    #[test]
+    fn a_points_error_splits_into_the_source_part_and_the_network_part() {
+        let simulated = SimulatedPoint { latency: 50.0, ci95: 0.1, seeds: 1, saturated: false, deadlock: false };
+        let source = Some(SourceWait { simulated: 20.0, model: 10.0 });
+        let point = Point { fraction: 0.8, rate: 0.01, model: Some(45.0), paper: None, simulated, source };
+        // W_s 10 against 20: -20 % of the simulated 50; the rest 35 against 30: +10 %.
+        let (at_source, in_network) = point.error_parts().unwrap();
+        assert!((at_source + 0.2).abs() < 1e-12 && (in_network - 0.1).abs() < 1e-12, "{at_source} {in_network}");
+        assert!((at_source + in_network - point.error().unwrap()).abs() < 1e-12);
+        assert_eq!(Point { model: None, ..point.clone() }.error_parts(), None, "saturated in the model");
+        assert_eq!(Point { simulated: SimulatedPoint { saturated: true, ..simulated }, ..point }.error_parts(), None, "saturated in the simulator");
+
+        // On the page: the 80 % point's +10 % is +30 % at the source and -20 % in the network.
+        let mut r = compared("k=8&routing=dor&traffic=uniform&len=16");
+        r.points[2].source = Some(SourceWait { simulated: 20.0, model: 35.0 });
+        let md = markdown(&[r], &Length::full(), 1.0, "torus validate --channel-queue");
+        assert!(md.contains("| 80 % | 1 | 10.0 % | 30.0 % | 20.0 % |"), "{md}");
+        assert!(md.contains("| dor | +30.0 % / -20.0 % | – |"), "{md}");
+        assert!(!md.contains("| 50 % | 1 |"), "no row where no point has both parts: {md}");
+    }
+
     /// A configuration whose errors are 3 % at low load, 10 % at high load, +4.5 % on the
     /// saturation rate, and whose utilisation is within 0.015 flits/cycle.
     fn compared(scenario: &str) -> Comparison {
@@ -810,6 +922,7 @@ mod tests {
             model,
             paper: None,
             simulated: SimulatedPoint { latency, ci95: 0.1, seeds: 1, saturated: false, deadlock: false },
+            source: None,
         };
         Comparison {
             scenario: Scenario::parse(scenario).unwrap(),
