@@ -46,8 +46,9 @@ pub const STATE_BUDGET: usize = 2_500_000;
 /// every 8 × 8 scenario fits in, and builds a larger one ([`with_full_state_budget`]) once the
 /// sweep is done.
 pub const PAGE_STATE_BUDGET: usize = 400_000;
-/// What a reason given past [`PAGE_STATE_BUDGET`] adds: that the page goes further later.
-const PAST_PAGE_BUDGET: &str = ", the page's budget while its load sweep runs; once the sweep is done it builds up to 2500000, as the CLI's torus model does";
+/// What a reason given past [`PAGE_STATE_BUDGET`] adds, before [`STATE_BUDGET`]: that the page
+/// goes further later.
+const PAST_PAGE_BUDGET: &str = ", the page's budget while its load sweep runs; once the sweep is done it builds up to";
 
 thread_local! {
     /// The budget graphs are built within: [`STATE_BUDGET`] natively; in the page's worker
@@ -74,7 +75,7 @@ pub fn with_full_state_budget<T>(work: impl FnOnce() -> T) -> T {
 /// Whether `reason` (of [`Routes::new`]) is that the graph is past the page's budget, so that
 /// [`with_full_state_budget`] may still build it.
 pub fn past_page_budget(reason: &str) -> bool {
-    reason.ends_with(PAST_PAGE_BUDGET)
+    reason.contains(PAST_PAGE_BUDGET)
 }
 
 /// Fewest plans drawn per (source, destination) pair when sampling.
@@ -634,7 +635,8 @@ impl Routes {
             };
             return Ok(Routes::from_walks(&t, interner, decisions, followers, enumeration));
         }
-        let too_many = || format!("the routes of routing={} on this {}-node torus need more than {state_budget} route states{}", s.routing, t.nodes(), if state_budget < STATE_BUDGET { PAST_PAGE_BUDGET } else { "" });
+        let further = if state_budget < STATE_BUDGET { format!("{PAST_PAGE_BUDGET} {STATE_BUDGET}, as the CLI's torus model does") } else { String::new() };
+        let too_many = || format!("the routes of routing={} on this {}-node torus need more than {state_budget} route states{further}", s.routing, t.nodes());
         let (builder, enumeration) = match build_graph(s, &t, &routing, &pattern, None, state_budget) {
             Ok(b) => (b, Enumeration::Exact),
             Err(work) => {
@@ -846,7 +848,7 @@ mod tests {
         assert!(states > 1000, "{states} states after merging");
         // One plan per pair: no sample of plans makes the graph smaller.
         let e = Routes::within(&s, 1000).unwrap_err();
-        assert_eq!(e, format!("the routes of routing=minad on this 64-node torus need more than 1000 route states{PAST_PAGE_BUDGET}"));
+        assert_eq!(e, "the routes of routing=minad on this 64-node torus need more than 1000 route states, the page's budget while its load sweep runs; once the sweep is done it builds up to 2500000, as the CLI's torus model does");
         assert!(past_page_budget(&e));
     }
 
