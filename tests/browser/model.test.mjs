@@ -177,3 +177,21 @@ test('a new scenario does not wait for the build of the one before', async () =>
   await page.waitForFunction(() => window.torusExplorer.sweepStatus().first != null, null, { timeout: 30000 });
   assert.deepEqual(errors, []);
 });
+
+// With several workers (four cores reported: three), the full-budget report and its curve come
+// from the worker that built the model; the CLI's numbers all the same. Last in this file: the
+// reported cores stay with the browser context.
+test('with a pool of workers the full-budget model comes as with one', async () => {
+  await browser.context.addInitScript('Object.defineProperty(navigator, "hardwareConcurrency", { get: () => 4, configurable: true });');
+  const large = 'k=16&routing=minad&traffic=uniform&rate=0.005&len=16&vcs=3&warmup=200&cycles=1500';
+  const cli = JSON.parse(execFileSync(TORUS, ['model', large], { encoding: 'utf8' }));
+  const { page, errors } = await openPage(browser.context, `${server.url}#${large}`);
+  assert.equal(await page.evaluate(() => window.torusExplorer.workers()), 3);
+  await page.evaluate(() => window.torusExplorer.pause());
+  await page.click('#chart-latency button:has-text("table")');
+  await page.waitForFunction(() => [...document.querySelectorAll('#chart-latency .chart-table thead th')].some((th) => th.textContent.includes('channel-queue')), null, { timeout: 240000 });
+  const model = await page.evaluate(() => window.torusExplorer.results().model);
+  assert.equal(model.latency, cli.latency);
+  assert.deepEqual(model.channel_utilisation_predicted, cli.channel_utilisation_predicted);
+  assert.deepEqual(errors, []);
+});

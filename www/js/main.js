@@ -1683,15 +1683,15 @@ class App {
   }
 
   // One model's curve up to its saturation rate, points closer together towards it; `op` is the
-  // worker's request for it.
-  async modelCurve(scenario, name, saturation, op, stale = null) {
+  // worker's request for it, of `runner` (the pool, or the worker that holds the model).
+  async modelCurve(scenario, name, saturation, op, stale = null, runner = this.runner) {
     const rates = Array.from({ length: MODEL_POINTS }, (_, i) => {
       const t = (i + 1) / MODEL_POINTS;
       return Number((saturation * 0.999 * (1 - (1 - t) * (1 - t))).toPrecision(6));
     });
     let curve = [];
     try {
-      curve = await this.runner[op](scenario, rates, stale);
+      curve = await runner[op](scenario, rates, stale);
     } catch (err) {
       if (!(stale && stale())) console.warn(`${name} curve of ${scenario}: ${err.message}`);
     }
@@ -1705,11 +1705,12 @@ class App {
   }
 
   // The channel-queue model's curve, beside a paper's model's where one applies, drawn when the
-  // worker has it: the sweep does not wait for it. `op` is the worker's request for it.
-  async addChannelQueueCurve(scenario, report, current, op = 'channelQueueCurve') {
+  // worker has it: the sweep does not wait for it. `op` is the worker's request for it, of
+  // `runner`.
+  async addChannelQueueCurve(scenario, report, current, op = 'channelQueueCurve', runner = this.runner) {
     const own = report.channel_queue;
     if (!own || own.reason || !(own.saturation_rate > 0)) return;
-    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, op, () => !current());
+    const curve = await this.modelCurve(scenario, OWN_MODEL, own.saturation_rate, op, () => !current(), runner);
     if (!current()) return;
     this.models = [...this.models, curve];
     this.charts.setModels(this.models, this.modelOptions);
@@ -1719,13 +1720,14 @@ class App {
   // Where the channel-queue model's routes were past the page's first budget (adaptive
   // routing on 16 × 16, say): once the sweep is done, the report and the curve with route graphs
   // as large as `torus model` builds, which takes the worker seconds to a minute; the model
-  // panel says so meanwhile.
+  // panel says so meanwhile. Both from one worker, which keeps the model it built for the curve.
   async fullBudgetModel(scenario, current) {
     this.modelBuilding = scenario;
     this.renderModel();
+    const runner = this.runner.pick();
     let full = null;
     try {
-      full = await this.runner.reportFull(scenario, () => !current());
+      full = await runner.reportFull(scenario, () => !current());
     } catch (err) {
       if (current()) console.warn(`model of ${scenario}: ${err.message}`);
     }
@@ -1737,7 +1739,7 @@ class App {
       this.charts.setModels(this.models, this.modelOptions);
     }
     this.renderModel();
-    if (full) await this.addChannelQueueCurve(scenario, full, current, 'channelQueueCurveFull');
+    if (full) await this.addChannelQueueCurve(scenario, full, current, 'channelQueueCurveFull', runner);
   }
 
   // For compare mode's second scenario and the pins, after their sweeps: where no paper's model
@@ -1746,15 +1748,16 @@ class App {
   // `stale` says when the answer is no longer wanted (see RunnerPool.abandonStale).
   async fullBudgetCurves(scenario, report, stale) {
     if (!(report && !report.model && report.channel_queue && report.channel_queue.past_page_budget)) return null;
+    const runner = this.runner.pick();
     let full;
     try {
-      full = await this.runner.reportFull(scenario, stale);
+      full = await runner.reportFull(scenario, stale);
     } catch (err) {
       if (!stale()) console.warn(`model of ${scenario}: ${err.message}`);
       return null;
     }
     if (!(full.model === OWN_MODEL && full.saturation_rate > 0)) return null;
-    return { report: full, models: [await this.modelCurve(scenario, OWN_MODEL, full.saturation_rate, 'channelQueueCurveFull', stale)] };
+    return { report: full, models: [await this.modelCurve(scenario, OWN_MODEL, full.saturation_rate, 'channelQueueCurveFull', stale, runner)] };
   }
 
   // Zero-load latency of a scenario, for the top of the latency axis: M + the mean route
