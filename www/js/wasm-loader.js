@@ -64,14 +64,6 @@ export class RunnerPool {
     return this.pick().channelQueueCurve(scenario, rates);
   }
 
-  reportFull(scenario, stale) {
-    return this.pick().reportFull(scenario, stale);
-  }
-
-  channelQueueCurveFull(scenario, rates, stale) {
-    return this.pick().channelQueueCurveFull(scenario, rates, stale);
-  }
-
   // Stops every request whose answer is no longer wanted (see Runner.abandonStale).
   abandonStale() {
     for (const r of this.runners) r.abandonStale();
