@@ -77,6 +77,14 @@ pub fn channel_slot_wait(streaming: f64, idle: f64, len: f64) -> f64 {
     (1.0 - (1.0 - streaming) * idle) * (len / 2.0) / (1.0 - streaming)
 }
 
+/// The mean of [`channel_slot_wait`] over the headers that wait: (M/2) / (1 − u).
+pub fn channel_slot_mean(streaming: f64, len: f64) -> f64 {
+    if streaming >= 1.0 {
+        return f64::INFINITY;
+    }
+    (len / 2.0) / (1.0 - streaming)
+}
+
 /// The wait of a header behind the previous message of its own input (which the same-input
 /// exclusion leaves out): it follows that message closely with probability `followed` (it
 /// waited for the input), that message took the same resource with probability `same_way`,
@@ -127,6 +135,17 @@ mod tests {
         // λ = 0.03, M = 16: ρ = 0.48; 0.03 · 256 / (2 · 0.52) = 7.3846…
         assert!((ejection_wait(0.03, 16.0) - 7.68 / 1.04).abs() < 1e-12);
         assert_eq!(ejection_wait(1.0 / 16.0, 16.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn channel_slot_wait_is_the_chance_of_a_wait_times_its_mean() {
+        // Half the channel's flit slots streaming, M = 16: a waiting header waits 8 / 0.5 = 16.
+        assert_eq!(channel_slot_mean(0.5, 16.0), 16.0);
+        // No idle option passed over: it waits whenever the channel streams (probability 0.5).
+        assert_eq!(channel_slot_wait(0.5, 1.0, 16.0), 0.5 * channel_slot_mean(0.5, 16.0));
+        // Every earlier option on the channel busy: it always waits.
+        assert_eq!(channel_slot_wait(0.5, 0.0, 16.0), channel_slot_mean(0.5, 16.0));
+        assert_eq!(channel_slot_mean(1.0, 16.0), f64::INFINITY);
     }
 
     #[test]

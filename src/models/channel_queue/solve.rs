@@ -31,13 +31,19 @@
 //! - The same-input exclusion leaves out the previous message of the header's own input, but
 //!   a header that waited for its input follows that message closely, and waits for the part
 //!   of its hold beyond its M flits when it is still ahead.
+//! - An injection VC's hold counts of each wait in the routers ahead only what the buffers
+//!   between cannot absorb: while the header waits, the worm packs into them ([`past_slack`]).
+//!   The simulator's source wait under nearest-neighbour traffic falls steadily as B grows;
+//!   counting the waits in full kept the model's flat until ⌈M/B⌉ = 1, 40–60 % too long.
+//!   Network VCs keep counting them in full: with the slack there too, the saturation rates
+//!   came out late (31 of the 63 of 8 × 8, M = 16 within ±10 %, against 46).
 //! - Worms on different VCs of a channel share its flit slots, oldest first: a header whose
 //!   channel is streaming another input's worm waits for the residual M/2 of that worm, queued
 //!   behind the others' flits. With one VC per class this is rare (a second worm of the class
 //!   is blocked at the VC instead); with many VCs it is most of the delay. It replaces V̄ in
 //!   the latency, which it models hop by hop.
 
-use super::queueing::{behind_own_input, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, queued_wait, residual_hold};
+use super::queueing::{behind_own_input, channel_slot_mean, channel_slot_wait, convolve, ejection_wait, mg1_wait, other_inputs_share, queued_wait, residual_hold};
 use super::at;
 use super::routes::{Flows, ResourceKind, Routes, NONE};
 use crate::models::shared::{occupancy_ends, vc_occupancy};
@@ -70,6 +76,9 @@ pub struct Prepared {
     pub hop_delay: f64,
     /// ⌈M/B⌉: the routers after a channel whose delays its VC waits for.
     pub window: usize,
+    /// B − 1: the flits a VC buffer behind a blocked header can take beyond the one it holds
+    /// while the worm streams.
+    buffer_slack: f64,
     pub nodes: usize,
     /// Per channel: its resources (one per VC class used on it).
     pub channel_resources: Vec<Vec<u32>>,
@@ -251,6 +260,7 @@ impl Prepared {
             len: s.len as f64,
             hop_delay: (s.link_delay + s.router_delay) as f64,
             window: s.len.div_ceil(s.buf) as usize,
+            buffer_slack: s.buf as f64 - 1.0,
             nodes,
             channel_resources,
             resource_channel,
@@ -406,6 +416,24 @@ impl Solution {
     }
 }
 
+/// The part of a decision's delay that holds the resource a window starts at, the decision
+/// being the window's `position`-th router after its first: while the header waits, the worm
+/// behind it packs into the `position` buffers between, each taking B − 1 flits more than the
+/// one it held while streaming, so the resource is held for max(0, w − position · (B − 1)) of
+/// a wait w. For waits of mean m̄ spread as a Lomax law of shape 2 (heavier-tailed than
+/// exponential, as waits behind waits are), E[max(0, w − x)] = delay · m̄/(m̄ + x):
+/// delay / (1 + position · `buffers`), with `buffers` = (B − 1)/m̄.
+fn past_slack(delay: f64, buffers: f64, position: i32) -> f64 {
+    delay / (1.0 + position as f64 * buffers)
+}
+
+/// (B − 1)/m̄ for a decision whose delay is made of parts delay_i, each the chance of a wait
+/// times its mean m_i: m̄ = Σ delay_i · m_i / Σ delay_i (`moment` / `delay`), the mean of the
+/// waits that occur.
+fn slack_in_waits(delay: f64, moment: f64, slack: f64) -> f64 {
+    if delay > 0.0 && moment > 0.0 { slack * delay / moment } else { 0.0 }
+}
+
 /// How long a resource is unavailable to the next header: a network VC from its allocation
 /// until the tail has crossed the channel (its hold S less the cycle the tail then spends in
 /// the buffer downstream, since the simulator reallocates the VC from the next cycle); an
@@ -472,13 +500,19 @@ struct Round {
     block: Vec<f64>,
     vc_wait: Vec<f64>,
     delay: Vec<f64>,
+    /// Per decision: (B − 1)/m̄, m̄ the mean of its waits when there is one ([`past_slack`]).
+    slack_in_waits: Vec<f64>,
     channel_wait: Vec<f64>,
+    /// Per decision of an oblivious route: the mean wait for its channel's flit slots when
+    /// there is one.
+    channel_mean: Vec<f64>,
     ejection_wait: Vec<f64>,
-    /// Per decision, G_j: the delay expected over its router and the j − 1 after it.
-    ahead: Vec<f64>,
-    /// Per edge, A_j: the delay expected over the j routers after it.
-    after: Vec<f64>,
-    next_after: Vec<f64>,
+    /// Per decision, G_j: the delay expected over its router and the j − 1 after it; and (with
+    /// a window of more than one router) the part of it that holds an injection VC.
+    ahead: Vec<[f64; 2]>,
+    /// Per edge, A_j: the delay expected over the j routers after it, the same pair.
+    after: Vec<[f64; 2]>,
+    next_after: Vec<[f64; 2]>,
     source_wait: Vec<f64>,
 }
 
@@ -510,11 +544,13 @@ impl Round {
             block: vec![0.0; decisions],
             vc_wait: vec![0.0; decisions],
             delay: vec![0.0; decisions],
+            slack_in_waits: vec![0.0; decisions],
             channel_wait: vec![0.0; decisions],
+            channel_mean: vec![0.0; decisions],
             ejection_wait: vec![0.0; decisions],
-            ahead: vec![0.0; decisions],
-            after: vec![0.0; edges],
-            next_after: vec![0.0; edges],
+            ahead: vec![[0.0; 2]; decisions],
+            after: vec![[0.0; 2]; edges],
+            next_after: vec![[0.0; 2]; edges],
             source_wait: vec![0.0; p.nodes],
         }
     }
@@ -575,7 +611,11 @@ impl Round {
         } else {
             self.decide_fixed(p, hold);
         }
-        self.delays_ahead(p);
+        if p.window > 1 {
+            self.delays_ahead::<true>(p);
+        } else {
+            self.delays_ahead::<false>(p);
+        }
         self.new_hold(p, rate, new_hold)
     }
 
@@ -610,7 +650,9 @@ impl Round {
                 let ejects = matches!(r.resources[r.options[e].resource as usize].kind, ResourceKind::Ejection(_));
                 let b = r.options[e].resource as usize;
                 let from = self.flows.transition[r.option_transition[e] as usize];
-                self.channel_wait[d] = if ejects { 0.0 } else { self.split[e] * self.channel_slots(p, rate, hold, e, from) };
+                let (wait, mean) = if ejects { (0.0, 0.0) } else { self.channel_slots(p, rate, hold, e, from) };
+                self.channel_wait[d] = self.split[e] * wait;
+                self.channel_mean[d] = mean;
                 let share = other_inputs_share(from, self.flows.resource[b]);
                 let input = decision.input as usize;
                 self.fixed.push(FixedDecision {
@@ -628,32 +670,44 @@ impl Round {
     }
 
     /// Delays over the routers ahead, one more router per step: G_j per decision (its router
-    /// and the j − 1 after it), A_j per edge (the j routers after it). Leaves G_w in `ahead`
-    /// and A_w in `after`.
-    fn delays_ahead(&mut self, p: &Prepared) {
+    /// and the j − 1 after it), A_j per edge (the j routers after it), each as a pair: in full,
+    /// for the network VCs, and with `SLACK` (a window of more than one router) counting of
+    /// each delay only what the buffers behind the header cannot absorb ([`past_slack`]), for
+    /// the injection VCs. Leaves G_w in `ahead` and A_w in `after`. The pairs sit side by side
+    /// so that each follower reads both in one place.
+    fn delays_ahead<const SLACK: bool>(&mut self, p: &Prepared) {
         let r = &p.routes;
         // Local slices: the loops below then keep their bases in registers.
-        let (delay, split, edge, follower) = (&self.delay[..], &self.split[..], &self.flows.edge[..], &self.flows.follower[..]);
+        let (delay, slack_in_waits, split) = (&self.delay[..], &self.slack_in_waits[..], &self.split[..]);
+        let (edge, follower) = (&self.flows.edge[..], &self.flows.follower[..]);
         let (followers, follower_start) = (&r.followers[..], &r.follower_start[..]);
         let (ahead, mut after, mut next_after) = (&mut self.ahead[..], &mut self.after[..], &mut self.next_after[..]);
-        after.iter_mut().for_each(|a| *a = 0.0);
-        for _ in 0..p.window {
+        after.iter_mut().for_each(|a| *a = [0.0; 2]);
+        for step in 0..p.window {
+            // This step's routers are the (window − 1 − step)-th after the first of the window.
+            let position = (p.window - 1 - step) as i32;
             if r.adaptive {
                 // A decision's options follow the previous decision's.
                 let mut first = 0;
-                for ((g, &d), decision) in ahead.iter_mut().zip(delay).zip(&r.decisions) {
+                for (d, decision) in r.decisions.iter().enumerate() {
                     let end = first + decision.len as usize;
-                    let mut sum = d;
+                    let mut sum = [delay[d], if SLACK { past_slack(delay[d], slack_in_waits[d], position) } else { 0.0 }];
                     for (split, after) in split[first..end].iter().zip(&after[first..end]) {
-                        sum += split * after;
+                        sum[0] += split * after[0];
+                        if SLACK {
+                            sum[1] += split * after[1];
+                        }
                     }
                     first = end;
-                    *g = sum;
+                    ahead[d] = sum;
                 }
             } else {
                 // One option per decision: edge d is decision d's, taken with probability 1.
-                for ((g, d), (split, after)) in ahead.iter_mut().zip(delay).zip(split.iter().zip(after.iter())) {
-                    *g = d + split * after;
+                for d in 0..delay.len() {
+                    ahead[d][0] = delay[d] + split[d] * after[d][0];
+                    if SLACK {
+                        ahead[d][1] = past_slack(delay[d], slack_in_waits[d], position) + split[d] * after[d][1];
+                    }
                 }
             }
             // Edge e's followers run from where edge e − 1's ended to follower_start[e + 1].
@@ -661,12 +715,17 @@ impl Round {
             for e in 0..next_after.len() {
                 let end = at(follower_start, e + 1) as usize;
                 let flow = at(edge, e);
-                let mut a = 0.0;
+                let mut a = [0.0; 2];
                 if flow > 0.0 {
                     for f in first..end {
-                        a += at(follower, f) * at(ahead, at(followers, f) as usize);
+                        let (share, next) = (at(follower, f), at(ahead, at(followers, f) as usize));
+                        a[0] += share * next[0];
+                        if SLACK {
+                            a[1] += share * next[1];
+                        }
                     }
-                    a /= flow;
+                    a[0] /= flow;
+                    a[1] /= flow;
                 }
                 first = end;
                 next_after[e] = a;
@@ -690,28 +749,31 @@ impl Round {
             }
             let (mut total, mut flow) = (0.0, 0.0);
             for &e in &p.resource_edges[i] {
-                total += self.flows.edge[e as usize] * self.after[e as usize];
+                total += self.flows.edge[e as usize] * self.after[e as usize][0];
                 flow += self.flows.edge[e as usize];
             }
             new_hold[i] = len + 1.0 + if flow > 0.0 { total / flow } else { 0.0 };
         }
         // Injection VCs: the delays at the source router and the ⌈M/B⌉ − 1 after it.
+        let injection_sum = usize::from(p.window > 1);
+        let mut overloaded = false;
         for (node, &inj) in p.injection.iter().enumerate() {
             if inj == NONE {
                 continue;
             }
             let (mut total, mut flow) = (0.0, 0.0);
             for &d in &p.source_decisions[inj as usize] {
-                total += self.flows.decision[d as usize] * self.ahead[d as usize];
+                total += self.flows.decision[d as usize] * self.ahead[d as usize][injection_sum];
                 flow += self.flows.decision[d as usize];
             }
             let s = len + if flow > 0.0 { total / flow } else { 0.0 };
             new_hold[inj as usize] = s;
-            self.source_wait[node] = mg1_wait(rate * flow, s, len);
-            if !self.source_wait[node].is_finite() {
-                self.overload(r.adaptive)?;
-                self.source_wait[node] = OVERLOADED_WAIT;
-            }
+            let wait = mg1_wait(rate * flow, s, len);
+            self.source_wait[node] = if wait.is_finite() { wait } else { OVERLOADED_WAIT };
+            overloaded |= !wait.is_finite();
+        }
+        if overloaded {
+            self.overload(r.adaptive)?;
         }
         Some(())
     }
@@ -748,10 +810,11 @@ impl Round {
         let len = p.len;
         let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
         let (hold_per_vc, residual_per_vc) = (&self.hold_per_vc[..], &self.residual_per_vc[..]);
-        let decisions = self.fixed.iter().zip(&self.channel_wait).zip(
+        let slack = p.buffer_slack;
+        let decisions = self.fixed.iter().zip(self.channel_wait.iter().zip(&self.channel_mean)).zip(self.slack_in_waits.iter_mut()).zip(
             self.block.iter_mut().zip(self.vc_wait.iter_mut()).zip(self.ejection_wait.iter_mut().zip(self.delay.iter_mut())),
         );
-        for ((f, &channel), ((block, vc_wait_d), (ejection_d, delay_d))) in decisions {
+        for (((f, (&channel, &channel_mean)), slack_d), ((block, vc_wait_d), (ejection_d, delay_d))) in decisions {
             let b = f.resource as usize;
             let (blocked, waits, ejection) = if f.ejects {
                 (0.0, 0.0, residual[b] * f.share)
@@ -760,9 +823,13 @@ impl Round {
             };
             let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
             let mut delay = ejection + blocked * vc_wait + channel;
+            let mut moment = ejection * (0.5 * len + residual[b]) + blocked * vc_wait * vc_wait + channel * channel_mean;
             if ejection == 0.0 && !f.same_way.is_nan() {
-                delay += behind_own_input(followed[f.input as usize], f.same_way, hold[b], len);
+                let behind = behind_own_input(followed[f.input as usize], f.same_way, hold[b], len);
+                delay += behind;
+                moment += behind * (hold[b] - len - 1.0);
             }
+            *slack_d = slack_in_waits(delay, moment, slack);
             *block = blocked;
             *vc_wait_d = vc_wait;
             *ejection_d = ejection;
@@ -777,7 +844,8 @@ impl Round {
         let decision = r.decisions[d];
         let options = decision.first as usize..(decision.first + decision.len) as usize;
         let input = decision.input as usize;
-        let (mut blocked, mut waits, mut ejection, mut channel) = (1.0, 0.0, 0.0, 0.0);
+        let mut ejection_share = 1.0;
+        let (mut blocked, mut waits, mut ejection, mut channel, mut channel_moment) = (1.0, 0.0, 0.0, 0.0, 0.0);
         for (e, info) in options.clone().zip(&p.option_info[options.clone()]) {
             let b = info.resource as usize;
             let from = self.flows.transition[info.transition as usize];
@@ -785,25 +853,35 @@ impl Round {
             if info.ejects {
                 // No VC to win: the ejection port serves the messages of other inputs first.
                 ejection = self.residual[b] * share;
+                ejection_share = share;
                 blocked = 0.0;
                 break;
             }
             blocked *= self.all_busy[b] * share;
             let others = (self.contention[b] - rate * from * share).max(0.0);
             waits += queued_wait(self.residual_per_vc[b], self.hold_per_vc[b], others).min(OVERLOADED_WAIT);
-            channel += self.split[e] * self.channel_slots(p, rate, hold, e, from);
+            let (wait, mean) = self.channel_slots(p, rate, hold, e, from);
+            channel += self.split[e] * wait;
+            channel_moment += self.split[e] * wait * mean;
         }
         let m = decision.len as f64;
         let vc_wait = if blocked > 0.0 { waits / (m * m) } else { 0.0 };
         let mut delay = ejection + blocked * vc_wait + channel;
+        let mut moment = blocked * vc_wait * vc_wait + channel_moment;
+        if ejection > 0.0 {
+            moment += ejection * (0.5 * len + ejection / ejection_share);
+        }
         if decision.len == 1 && ejection == 0.0 && self.flows.resource[input] > 0.0 {
             // Behind the previous message of the same input, which also went this way: wait for
             // the part of its hold beyond the M + 1 cycles of its flits.
             let e = decision.first as usize;
             let b = p.option_info[e].resource as usize;
             let same_way = self.flows.transition[p.option_info[e].transition as usize] / self.flows.resource[input];
-            delay += behind_own_input(self.followed[input], same_way, hold[b], len);
+            let behind = behind_own_input(self.followed[input], same_way, hold[b], len);
+            delay += behind;
+            moment += behind * (hold[b] - len - 1.0);
         }
+        self.slack_in_waits[d] = slack_in_waits(delay, moment, p.buffer_slack);
         self.block[d] = blocked;
         self.vc_wait[d] = vc_wait;
         self.channel_wait[d] = channel;
@@ -814,13 +892,13 @@ impl Round {
     /// The wait for the flit slots of option `e`'s channel: another input's worm streaming on
     /// another VC of it sends first. An option taken because the earlier ones on the same
     /// channel were busy finds their worms on the channel, streaming for M of their S cycles.
-    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize, to_class: f64) -> f64 {
+    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize, to_class: f64) -> (f64, f64) {
         let len = p.len;
         let info = p.option_info[e];
         let b = info.resource as usize;
         let c = info.channel;
         if c == NONE {
-            return 0.0;
+            return (0.0, 0.0);
         }
         let from_input = self.pair_flow[info.pair as usize];
         // With one VC in its class, a worm of the class holds the VC and blocks there instead.
@@ -835,7 +913,8 @@ impl Round {
             others = (others - (self.flows.resource[b2] - from2)).max(0.0);
             idle *= 1.0 - (len / busy_hold(p.routes.resources[b2].kind, hold[b2])).min(1.0);
         }
-        channel_slot_wait(rate * others * len, idle, len).min(OVERLOADED_WAIT)
+        let streaming = rate * others * len;
+        (channel_slot_wait(streaming, idle, len).min(OVERLOADED_WAIT), channel_slot_mean(streaming, len).min(OVERLOADED_WAIT))
     }
 
     /// The split of every adaptive decision among its options (§3): the lowest
@@ -967,6 +1046,22 @@ mod tests {
         "k=4&routing=nbc&traffic=tornado",
         "k=3&n=3&routing=adaptive&traffic=uniform&vcs=4",
     ];
+
+    #[test]
+    fn a_wait_ahead_holds_the_injection_vc_less_what_the_buffers_between_take() {
+        // A decision waits 8 cycles for a VC half the time (4) and 4 for the ejection port half
+        // the time (2): delay 6, Σ delay_i · m_i = 4 · 8 + 2 · 4 = 40, so m̄ = 40/6. With B = 4
+        // each buffer behind the header takes 3 flits more: 3/m̄ = 0.45.
+        let buffers = slack_in_waits(6.0, 40.0, 3.0);
+        assert!((buffers - 0.45).abs() < 1e-15);
+        // At the window's first router nothing is between; two routers on, 6 flits are:
+        // E[max(0, w − 6)] = 6 · m̄/(m̄ + 6) = 6/(1 + 0.9).
+        assert_eq!(past_slack(6.0, buffers, 0), 6.0);
+        assert!((past_slack(6.0, buffers, 2) - 6.0 / 1.9).abs() < 1e-12);
+        // One-flit buffers take nothing more; no delay, nothing to absorb.
+        assert_eq!(past_slack(6.0, slack_in_waits(6.0, 40.0, 0.0), 3), 6.0);
+        assert_eq!(past_slack(0.0, slack_in_waits(0.0, 0.0, 3.0), 3), 0.0);
+    }
 
     #[test]
     fn split_groups_hold_each_priority_of_a_decision_with_its_channels_in_order() {
