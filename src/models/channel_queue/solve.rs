@@ -823,6 +823,7 @@ impl Round {
             };
             let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
             let mut delay = ejection + blocked * vc_wait + channel;
+            // An M/D/1 port's wait W, when there is one, is W/ρ = M/2 + W on average.
             let mut moment = ejection * (0.5 * len + residual[b]) + blocked * vc_wait * vc_wait + channel * channel_mean;
             if ejection == 0.0 && !f.same_way.is_nan() {
                 let behind = behind_own_input(followed[f.input as usize], f.same_way, hold[b], len);
@@ -869,6 +870,7 @@ impl Round {
         let mut delay = ejection + blocked * vc_wait + channel;
         let mut moment = blocked * vc_wait * vc_wait + channel_moment;
         if ejection > 0.0 {
+            // As in `decide_fixed`: the port's wait, when there is one, is M/2 + W on average.
             moment += ejection * (0.5 * len + ejection / ejection_share);
         }
         if decision.len == 1 && ejection == 0.0 && self.flows.resource[input] > 0.0 {
