@@ -725,7 +725,9 @@ impl Round {
                         }
                     }
                     a[0] /= flow;
-                    a[1] /= flow;
+                    if SLACK {
+                        a[1] /= flow;
+                    }
                 }
                 first = end;
                 next_after[e] = a;
