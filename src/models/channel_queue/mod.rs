@@ -42,10 +42,12 @@ fn at<T: Copy>(slice: &[T], i: usize) -> T {
     }
 }
 
-/// Solutions a curve's next start is extrapolated from: a cubic. A fifth point gained DOR
-/// uniform rounds and lost MIN AD's under hot spot, whose split is clamped back to
-/// probabilities.
-const EXTRAPOLATION_POINTS: usize = 4;
+/// Solutions a curve's next start is extrapolated from: a quartic. With the hold times
+/// extrapolated through their reciprocals ([`solve::Prepared::extrapolate`]), a fifth point cut
+/// the time of every benchmark curve by 2–11 % (MIN AD uniform 103 → 95 ms), and a sixth lost
+/// most of it again; with the hold times themselves, a fifth lost MIN AD's rounds under hot
+/// spot.
+const EXTRAPOLATION_POINTS: usize = 5;
 
 /// Relative width to which the saturation rate is found (§6: 0.1 %): a branch's step that
 /// fails is halved until it is this small a part of the rate.
@@ -157,7 +159,7 @@ impl Model {
         if !(rate >= 0.0 && rate.is_finite()) {
             return None;
         }
-        self.on_branch(|branch| branch.solve(rate))
+        self.on_branch(|branch| branch.solve(rate)).map(Rc::unwrap_or_clone)
     }
 
     /// The latency at each rate, each as [`Model::solve`] gives it, on one branch.
@@ -296,12 +298,13 @@ impl Model {
 struct Branch {
     prepared: Rc<Prepared>,
     /// The solution at rate 0, where the branch starts.
-    origin: Solution,
+    origin: Rc<Solution>,
     /// The branch's solutions, at rising rates: for adaptive routes all of them, within
     /// [`KEPT_BYTES`] (the branch is kept and shared, [`Model::on_branch`]); else the last, one
     /// more than a start is extrapolated from, so that those below a rate the branch has just
-    /// passed are all kept.
-    points: Vec<Solution>,
+    /// passed are all kept. Shared with the solves that return them, which would otherwise copy
+    /// each: for an oblivious route's curve, a tenth of its time.
+    points: Vec<Rc<Solution>>,
     /// The bytes of `points`' solutions, and the most it keeps them to for adaptive routes
     /// ([`KEPT_BYTES`]).
     kept_bytes: usize,
@@ -321,7 +324,7 @@ struct Branch {
 
 impl Branch {
     fn new(prepared: Rc<Prepared>) -> Branch {
-        let origin = prepared.solve(0.0, None).expect("an idle network has a fixed point");
+        let origin = Rc::new(prepared.solve(0.0, None).expect("an idle network has a fixed point"));
         let longest = Branch::longest_step(&prepared);
         let kept_bytes = origin.bytes();
         Branch { prepared, points: vec![origin.clone()], kept_bytes, budget: KEPT_BYTES, origin, dropped: 0, ended: false, longest, step: longest }
@@ -354,7 +357,7 @@ impl Branch {
         1.0 / (prepared.len * busiest.max(1.0 / prepared.nodes as f64) * CONTINUATION_STEPS)
     }
 
-    fn push(&mut self, solution: Solution) {
+    fn push(&mut self, solution: Rc<Solution>) {
         self.kept_bytes += solution.bytes();
         self.points.push(solution);
         let keep_all = self.prepared.routes.adaptive && self.kept_bytes <= self.budget;
@@ -371,10 +374,10 @@ impl Branch {
         let short_of = if self.prepared.routes.adaptive { 0.0 } else { self.longest };
         while self.highest().rate + short_of <= rate && !self.ended {
             let to = self.highest().rate + self.step;
-            let below: Vec<&Solution> = self.points.iter().rev().take(EXTRAPOLATION_POINTS).collect();
+            let below: Vec<&Solution> = self.points.iter().rev().take(EXTRAPOLATION_POINTS).map(Rc::as_ref).collect();
             match self.step_above(to, &below) {
                 Some(solution) => {
-                    self.push(solution);
+                    self.push(Rc::new(solution));
                     self.step = (2.0 * self.step).min(self.longest);
                 }
                 None if self.step <= SATURATION_TOLERANCE * to => self.ended = true,
@@ -386,7 +389,7 @@ impl Branch {
 
     /// The solution at `rate`, from the branch's last solutions at or below it; `None` past the
     /// branch's end.
-    fn solve(&mut self, rate: f64) -> Option<Solution> {
+    fn solve(&mut self, rate: f64) -> Option<Rc<Solution>> {
         let kept_below = self.points.iter().filter(|p| p.rate <= rate).count();
         if kept_below < EXTRAPOLATION_POINTS && self.dropped > 0 {
             // Below the solutions kept: the branch again from its origin.
@@ -395,21 +398,22 @@ impl Branch {
         if !self.extend_past(rate) && (self.ended || self.prepared.routes.adaptive) && self.highest().rate < rate {
             return None;
         }
-        let below: Vec<&Solution> = self.points.iter().rev().filter(|p| p.rate <= rate).take(EXTRAPOLATION_POINTS).collect();
+        let below: Vec<&Rc<Solution>> = self.points.iter().rev().filter(|p| p.rate <= rate).take(EXTRAPOLATION_POINTS).collect();
         if below[0].rate == rate {
             return Some(below[0].clone());
         }
+        let below: Vec<&Solution> = below.into_iter().map(Rc::as_ref).collect();
         if !self.prepared.routes.adaptive {
             // One fixed point per rate: the rate asked for joins the branch and starts the next,
             // unless it lies next to the branch's highest (two points a hair apart would blow
             // the polynomial through them up).
-            let solution = self.solve_above(rate, &below)?;
+            let solution = Rc::new(self.solve_above(rate, &below)?);
             if rate - self.highest().rate > JOIN_GAP * self.longest {
                 self.push(solution.clone());
             }
             return Some(solution);
         }
-        self.solve_between(rate, &below).or_else(|| self.solve_above(rate, &below)).or_else(|| self.approach(rate, below))
+        self.solve_between(rate, &below).or_else(|| self.solve_above(rate, &below)).or_else(|| self.approach(rate, below)).map(Rc::new)
     }
 
     /// The solution at `rate` started on the polynomial through the branch's first solution
@@ -417,7 +421,7 @@ impl Branch {
     /// one extrapolated from below. `None` when the branch has no solution above `rate`.
     fn solve_between(&self, rate: f64, below: &[&Solution]) -> Option<Solution> {
         let above = self.points.iter().find(|p| p.rate > rate)?;
-        let around: Vec<&Solution> = below.iter().take(EXTRAPOLATION_POINTS - 1).copied().chain([above]).collect();
+        let around: Vec<&Solution> = below.iter().take(EXTRAPOLATION_POINTS - 1).copied().chain([above.as_ref()]).collect();
         if around.len() < 2 {
             return None;
         }

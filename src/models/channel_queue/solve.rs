@@ -50,6 +50,7 @@ use crate::models::shared::{occupancy_ends, vc_occupancy};
 use crate::routing::MAX_CANDIDATES;
 use crate::scenario::Scenario;
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::OnceCell;
 
 /// Relative change of every hold time below which the fixed point counts as converged.
 pub const TOLERANCE: f64 = 1e-6;
@@ -107,6 +108,18 @@ pub struct Prepared {
     split_group_options: Vec<(u8, u8)>,
     /// Per group: its channels (`NONE` for an ejection port) in order of first appearance.
     split_group_channels: Vec<u32>,
+    /// For an oblivious route, what its rounds read of its flows, which neither the rate nor
+    /// the round changes: found at the first solve, and kept for every later one.
+    fixed_terms: OnceCell<FixedTerms>,
+}
+
+/// An oblivious route's terms at one message per node per cycle (the rate scales each).
+#[derive(Clone, Debug)]
+struct FixedTerms {
+    /// Per decision: its terms.
+    decisions: Vec<FixedDecision>,
+    /// The busiest channel's flow.
+    busiest_channel: f64,
 }
 
 /// The options of one priority of a decision, in order
@@ -276,7 +289,42 @@ impl Prepared {
             split_groups,
             split_group_options,
             split_group_channels,
+            fixed_terms: OnceCell::new(),
             routes,
+        })
+    }
+
+    /// An oblivious route's [`FixedTerms`], found once. One option per decision, taken with
+    /// probability 1: no option passed over, so its wait for the flit slots depends on the
+    /// flows and the rate alone.
+    fn fixed_terms(&self) -> &FixedTerms {
+        self.fixed_terms.get_or_init(|| {
+            let r = &self.routes;
+            let mut round = Round::new(self);
+            round.flow_sums(self, 1.0);
+            let decisions = r
+                .decisions
+                .iter()
+                .map(|decision| {
+                    let e = decision.first as usize;
+                    let info = self.option_info[e];
+                    let b = info.resource as usize;
+                    let from = round.flows.transition[info.transition as usize];
+                    let share = other_inputs_share(from, round.flows.resource[b]);
+                    let input = decision.input as usize;
+                    FixedDecision {
+                        resource: info.resource,
+                        input: decision.input,
+                        ejects: info.ejects,
+                        share,
+                        others: (round.contention[b] - from * share).max(0.0),
+                        streaming: if info.ejects { 0.0 } else { round.channel_others(self, e, from) * self.len },
+                        same_way: if round.flows.resource[input] > 0.0 { from / round.flows.resource[input] } else { f64::NAN },
+                    }
+                })
+                .collect();
+            let busiest_channel = round.channel_flow.iter().copied().fold(0.0, f64::max);
+            FixedTerms { decisions, busiest_channel }
         })
     }
 
@@ -311,7 +359,11 @@ impl Prepared {
     /// A start for `rate` on the polynomial through the hold times, split and blocking of
     /// `points` (solutions at distinct rates; two give the line through them): where a curve's
     /// next point lies to the order of the polynomial in the step. The split and the blocking
-    /// are kept probabilities.
+    /// are kept probabilities. The hold times go through their reciprocals: near saturation a
+    /// hold grows like 1/(λ* − λ), which no polynomial in λ follows across a step of the curve,
+    /// while its reciprocal falls almost linearly to 0. The last point of a 100-point DOR
+    /// uniform curve then starts 1.2·10⁻⁴ from its fixed point rather than 5·10⁻⁴, and the
+    /// curve takes 178 rounds rather than 223.
     pub fn extrapolate(&self, points: &[&Solution], rate: f64) -> Start {
         // Lagrange's weights: Σ_i w_i f(x_i) is the polynomial through the points at `rate`.
         let weights: Vec<f64> = (0..points.len())
@@ -328,7 +380,19 @@ impl Prepared {
             }
             out
         };
-        let hold = through(&|p| &p.hold_after);
+        let mut hold = through(&|p| &p.hold_after);
+        let mut reciprocal = vec![0.0; hold.len()];
+        for (point, w) in points.iter().zip(&weights) {
+            for (r, x) in reciprocal.iter_mut().zip(&point.hold_after) {
+                *r += w / x;
+            }
+        }
+        for (h, r) in hold.iter_mut().zip(reciprocal) {
+            // An ejection port's hold is 0, and has no reciprocal.
+            if *h > 0.0 && r > 0.0 {
+                *h = 1.0 / r;
+            }
+        }
         let split = points.iter().all(|p| p.split.is_some()).then(|| {
             let mut split = through(&|p| p.split_target.as_deref().unwrap_or_default());
             for d in &self.routes.decisions {
@@ -445,10 +509,11 @@ fn busy_hold(kind: ResourceKind, hold: f64) -> f64 {
     }
 }
 
-/// What a decision of an oblivious route keeps from round to round at one rate: its one
+/// What a decision of an oblivious route keeps from round to round and rate to rate: its one
 /// option's resource, the share of that resource's traffic from other inputs, their
-/// contention, and the share of its input's traffic that goes the same way (NaN when the input
-/// carries none).
+/// contention and the flits/cycle other inputs' worms stream on its channel (both at one
+/// message per node per cycle), and the share of its input's traffic that goes the same way
+/// (NaN when the input carries none).
 #[derive(Clone, Copy, Debug)]
 struct FixedDecision {
     resource: u32,
@@ -456,6 +521,7 @@ struct FixedDecision {
     ejects: bool,
     share: f64,
     others: f64,
+    streaming: f64,
     same_way: f64,
 }
 
@@ -476,8 +542,6 @@ struct Round {
     state_flow: Vec<f64>,
     /// Whether the terms of [`Round::flow_terms`] are computed (for oblivious routes, once).
     flow_terms_ready: bool,
-    /// Per decision of an oblivious route: its terms that stay fixed at this rate.
-    fixed: Vec<FixedDecision>,
     /// Per resource: P_V, the residual hold per VC (the ejection wait for an ejection port), and
     /// Σ_i λ_i (1 − λ_i/λ_c) over its inputs.
     all_busy: Vec<f64>,
@@ -530,7 +594,6 @@ impl Round {
             split_started: false,
             state_flow: Vec::new(),
             flow_terms_ready: false,
-            fixed: Vec::new(),
             all_busy: vec![0.0; resources],
             residual: vec![0.0; resources],
             contention: vec![0.0; resources],
@@ -594,7 +657,7 @@ impl Round {
         // Oblivious flows do not move from round to round: what depends on them alone is
         // computed once per rate.
         if r.adaptive || !self.flow_terms_ready {
-            self.flow_terms(p, rate, hold)?;
+            self.flow_terms(p, rate)?;
         }
         self.follow_closely(p, rate, hold);
         if r.adaptive {
@@ -609,7 +672,7 @@ impl Round {
                 self.decide(p, rate, hold, d);
             }
         } else {
-            self.decide_fixed(p, hold);
+            self.decide_fixed(p, rate, hold);
         }
         if p.window > 1 {
             self.delays_ahead::<true>(p);
@@ -621,17 +684,42 @@ impl Round {
 
     /// What depends on the flows and the rate only: per channel its flow (and whether it can
     /// carry it), per resource the contention of its inputs, per (input, channel) pair its
-    /// flow; for oblivious routes also every decision's wait for its channel's flit slots.
-    fn flow_terms(&mut self, p: &Prepared, rate: f64, hold: &[f64]) -> Option<()> {
+    /// flow; for oblivious routes, whose flows are fixed, every decision's wait for its
+    /// channel's flit slots instead, from the terms of [`Prepared::fixed_terms`].
+    fn flow_terms(&mut self, p: &Prepared, rate: f64) -> Option<()> {
+        let r = &p.routes;
+        if !r.adaptive {
+            let fixed = p.fixed_terms();
+            if rate * fixed.busiest_channel * p.len >= 1.0 {
+                self.overload(false)?;
+            }
+            for (d, f) in fixed.decisions.iter().enumerate() {
+                let streaming = rate * f.streaming;
+                (self.channel_wait[d], self.channel_mean[d]) = if f.ejects {
+                    (0.0, 0.0)
+                } else {
+                    (channel_slot_wait(streaming, 1.0, p.len).min(OVERLOADED_WAIT), channel_slot_mean(streaming, p.len).min(OVERLOADED_WAIT))
+                };
+            }
+            self.flow_terms_ready = true;
+            return Some(());
+        }
+        self.flow_sums(p, rate);
+        if self.channel_flow.iter().any(|&f| rate * f * p.len >= 1.0) {
+            self.overload(r.adaptive)?;
+        }
+        Some(())
+    }
+
+    /// Per channel its flow, per resource Σ_i λ_i (1 − λ_i/λ) over its inputs (at `rate`), per
+    /// (input, channel) pair its flow.
+    fn flow_sums(&mut self, p: &Prepared, rate: f64) {
         let r = &p.routes;
         self.channel_flow.iter_mut().for_each(|x| *x = 0.0);
         for (i, &c) in p.resource_channel.iter().enumerate() {
             if c != NONE {
                 self.channel_flow[c as usize] += self.flows.resource[i];
             }
-        }
-        if self.channel_flow.iter().any(|&f| rate * f * p.len >= 1.0) {
-            self.overload(r.adaptive)?;
         }
         self.contention.iter_mut().for_each(|x| *x = 0.0);
         self.pair_flow.iter_mut().for_each(|x| *x = 0.0);
@@ -642,31 +730,6 @@ impl Round {
             }
             self.pair_flow[p.transition_pair[t] as usize] += self.flows.transition[t];
         }
-        if !r.adaptive {
-            // One option per decision, taken with probability 1: no option passed over, so
-            // the wait for the flit slots depends on the flows alone.
-            for (d, decision) in r.decisions.iter().enumerate() {
-                let e = decision.first as usize;
-                let ejects = matches!(r.resources[r.options[e].resource as usize].kind, ResourceKind::Ejection(_));
-                let b = r.options[e].resource as usize;
-                let from = self.flows.transition[r.option_transition[e] as usize];
-                let (wait, mean) = if ejects { (0.0, 0.0) } else { self.channel_slots(p, rate, hold, e, from) };
-                self.channel_wait[d] = self.split[e] * wait;
-                self.channel_mean[d] = mean;
-                let share = other_inputs_share(from, self.flows.resource[b]);
-                let input = decision.input as usize;
-                self.fixed.push(FixedDecision {
-                    resource: b as u32,
-                    input: decision.input,
-                    ejects,
-                    share,
-                    others: (self.contention[b] - rate * from * share).max(0.0),
-                    same_way: if self.flows.resource[input] > 0.0 { from / self.flows.resource[input] } else { f64::NAN },
-                });
-            }
-        }
-        self.flow_terms_ready = true;
-        Some(())
     }
 
     /// Delays over the routers ahead, one more router per step: G_j per decision (its router
@@ -808,12 +871,12 @@ impl Round {
 
     /// [`Round::decide`] for every decision of an oblivious route, from the terms its fixed
     /// flows give (the same arithmetic, without recomputing them).
-    fn decide_fixed(&mut self, p: &Prepared, hold: &[f64]) {
+    fn decide_fixed(&mut self, p: &Prepared, rate: f64, hold: &[f64]) {
         let len = p.len;
         let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
         let (hold_per_vc, residual_per_vc) = (&self.hold_per_vc[..], &self.residual_per_vc[..]);
         let slack = p.buffer_slack;
-        let decisions = self.fixed.iter().zip(self.channel_wait.iter().zip(&self.channel_mean)).zip(self.slack_in_waits.iter_mut()).zip(
+        let decisions = p.fixed_terms().decisions.iter().zip(self.channel_wait.iter().zip(&self.channel_mean)).zip(self.slack_in_waits.iter_mut()).zip(
             self.block.iter_mut().zip(self.vc_wait.iter_mut()).zip(self.ejection_wait.iter_mut().zip(self.delay.iter_mut())),
         );
         for (((f, (&channel, &channel_mean)), slack_d), ((block, vc_wait_d), (ejection_d, delay_d))) in decisions {
@@ -821,7 +884,7 @@ impl Round {
             let (blocked, waits, ejection) = if f.ejects {
                 (0.0, 0.0, residual[b] * f.share)
             } else {
-                (all_busy[b] * f.share, queued_wait(residual_per_vc[b], hold_per_vc[b], f.others).min(OVERLOADED_WAIT), 0.0)
+                (all_busy[b] * f.share, queued_wait(residual_per_vc[b], hold_per_vc[b], rate * f.others).min(OVERLOADED_WAIT), 0.0)
             };
             let vc_wait = if blocked > 0.0 { waits } else { 0.0 };
             let mut delay = ejection + blocked * vc_wait + channel;
@@ -898,16 +961,10 @@ impl Round {
     /// channel were busy finds their worms on the channel, streaming for M of their S cycles.
     fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize, to_class: f64) -> (f64, f64) {
         let len = p.len;
-        let info = p.option_info[e];
-        let b = info.resource as usize;
-        let c = info.channel;
-        if c == NONE {
+        if p.option_info[e].channel == NONE {
             return (0.0, 0.0);
         }
-        let from_input = self.pair_flow[info.pair as usize];
-        // With one VC in its class, a worm of the class holds the VC and blocks there instead.
-        let same_class = if info.vcs == 1.0 { self.flows.resource[b] - to_class } else { 0.0 };
-        let mut others = (self.channel_flow[c as usize] - from_input - same_class).max(0.0);
+        let mut others = self.channel_others(p, e, to_class);
         let mut idle = 1.0;
         let earlier = p.same_channel_start[e] as usize..p.same_channel_start[e + 1] as usize;
         for &earlier in &p.same_channel_earlier[earlier] {
@@ -919,6 +976,17 @@ impl Round {
         }
         let streaming = rate * others * len;
         (channel_slot_wait(streaming, idle, len).min(OVERLOADED_WAIT), channel_slot_mean(streaming, len).min(OVERLOADED_WAIT))
+    }
+
+    /// The flow of the worms that stream on option `e`'s channel from inputs other than its
+    /// own, `to_class` of it going to the option's own class.
+    fn channel_others(&self, p: &Prepared, e: usize, to_class: f64) -> f64 {
+        let info = p.option_info[e];
+        let b = info.resource as usize;
+        let from_input = self.pair_flow[info.pair as usize];
+        // With one VC in its class, a worm of the class holds the VC and blocks there instead.
+        let same_class = if info.vcs == 1.0 { self.flows.resource[b] - to_class } else { 0.0 };
+        (self.channel_flow[info.channel as usize] - from_input - same_class).max(0.0)
     }
 
     /// The split of every adaptive decision among its options (§3): the lowest
