@@ -42,6 +42,17 @@ fn at<T: Copy>(slice: &[T], i: usize) -> T {
     }
 }
 
+/// `slice[i] += x`, checked in debug builds only, as [`at`].
+#[inline(always)]
+fn add_at(slice: &mut [f64], i: usize, x: f64) {
+    if cfg!(debug_assertions) {
+        slice[i] += x;
+    } else {
+        // SAFETY: as for `at`.
+        unsafe { *slice.get_unchecked_mut(i) += x }
+    }
+}
+
 /// Solutions a curve's next start is extrapolated from: a quartic. With the hold times
 /// extrapolated through their reciprocals ([`solve::Prepared::extrapolate`]), a fifth point cut
 /// the time of every benchmark curve by 2–11 % (MIN AD uniform 103 → 95 ms), and a sixth lost
