@@ -428,7 +428,7 @@ impl Branch {
     }
 
     /// The solution at `rate` started on the polynomial through the branch's first solution
-    /// above it and the three below (`below`, nearest first): interpolated, a closer start than
+    /// above it and the four below (`below`, nearest first): interpolated, a closer start than
     /// one extrapolated from below. `None` when the branch has no solution above `rate`.
     fn solve_between(&self, rate: f64, below: &[&Solution]) -> Option<Solution> {
         let above = self.points.iter().find(|p| p.rate > rate)?;
