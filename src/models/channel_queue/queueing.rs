@@ -12,6 +12,18 @@ pub fn mg1_wait(rate: f64, service: f64, len: f64) -> f64 {
     rate * (service * service + (service - len) * (service - len)) / (2.0 * (1.0 - rho))
 }
 
+/// Welch's M/G/1 with an exceptional first service: a message that finds its queue empty is
+/// served in S₀ (second moment E₀), one that queued in S₁ (E₁). With ρ_i = λ S_i:
+/// W = λ E₁ / (2 (1 − ρ₁)) + λ (E₀ − E₁) / (2 (1 − ρ₁ + ρ₀)). Infinite at or past ρ₁ = 1.
+/// With S₀ = S₁ and E = S̄² + (S̄ − M)² it is [`mg1_wait`].
+pub fn welch_wait(rate: f64, fresh: f64, fresh_second: f64, queued: f64, queued_second: f64) -> f64 {
+    let (rho_fresh, rho_queued) = (rate * fresh, rate * queued);
+    if rho_queued >= 1.0 || !fresh.is_finite() || !fresh_second.is_finite() {
+        return f64::INFINITY;
+    }
+    rate * queued_second / (2.0 * (1.0 - rho_queued)) + rate * (fresh_second - queued_second) / (2.0 * (1.0 - rho_queued + rho_fresh))
+}
+
 /// The mean residual hold a header finds when a VC it needs is taken, with Draper & Ghosh's
 /// second moment: R = (S̄² + (S̄ − M)²) / (2 S̄). It is the M/G/1 wait over ρ as ρ → 0 (W/ρ =
 /// R/(1 − ρ)); which queue a blocked header then meets is [`vc_wait`]'s concern.
@@ -119,6 +131,18 @@ mod tests {
         assert!((mg1_wait(0.01, 16.0, 16.0) - 2.56 / 1.68).abs() < 1e-12);
         assert_eq!(mg1_wait(0.05, 20.0, 16.0), f64::INFINITY);
         assert_eq!(mg1_wait(0.0, 20.0, 16.0), 0.0);
+    }
+
+    #[test]
+    fn welch_wait_by_hand() {
+        // S₀ = S₁ = 20, E = 416: the M/G/1 of `mg1_wait_by_hand`, 2.6.
+        assert!((welch_wait(0.01, 20.0, 416.0, 20.0, 416.0) - 2.6).abs() < 1e-12);
+        assert!((welch_wait(0.01, 20.0, 416.0, 20.0, 416.0) - mg1_wait(0.01, 20.0, 16.0)).abs() < 1e-12);
+        // λ = 0.01, S₀ = 30 (E₀ = 1000), S₁ = 20 (E₁ = 450): ρ₁ = 0.2, ρ₀ = 0.3;
+        // 0.01 · 450 / 1.6 + 0.01 · 550 / (2 · 1.1) = 2.8125 + 2.5 = 5.3125.
+        assert!((welch_wait(0.01, 30.0, 1000.0, 20.0, 450.0) - 5.3125).abs() < 1e-12);
+        assert_eq!(welch_wait(0.05, 30.0, 1000.0, 20.0, 450.0), f64::INFINITY);
+        assert_eq!(welch_wait(0.0, 30.0, 1000.0, 20.0, 450.0), 0.0);
     }
 
     #[test]
