@@ -544,6 +544,19 @@ fn residual_spread(len: f64) -> f64 {
     len * (2.0 / 3.0)
 }
 
+/// Σ_f weight[f] · values[followers[f]] over the follower entries `entries`, four lanes at once.
+#[inline(always)]
+fn followers_mix(entries: std::ops::Range<usize>, weight: &[f64], followers: &[u32], values: &[[f64; 4]]) -> [f64; 4] {
+    let mut mix = [0.0; 4];
+    for f in entries {
+        let (w, g) = (at(weight, f), at(values, at(followers, f) as usize));
+        for k in 0..4 {
+            mix[k] += w * g[k];
+        }
+    }
+    mix
+}
+
 /// How long a resource is unavailable to the next header: a network VC from its allocation
 /// until the tail has crossed the channel (its hold S less the cycle the tail then spends in
 /// the buffer downstream, since the simulator reallocates the VC from the next cycle); an
@@ -960,12 +973,7 @@ impl Round {
                     let mut mix = [0.0; 4];
                     // Nothing ahead of the window's last router.
                     if step > 0 {
-                        for f in at(follower_start, d) as usize..at(follower_start, d + 1) as usize {
-                            let (w, g) = (at(weight, f), at(next, at(followers, f) as usize));
-                            for k in 0..4 {
-                                mix[k] += w * g[k];
-                            }
-                        }
+                        mix = followers_mix(at(follower_start, d) as usize..at(follower_start, d + 1) as usize, weight, followers, next);
                         let share = at(split, d);
                         mix.iter_mut().for_each(|x| *x *= share);
                     }
@@ -1006,12 +1014,7 @@ impl Round {
                         let flow = at(edge, e);
                         let mut a = [0.0; 4];
                         if flow > 0.0 {
-                            for f in at(follower_start, e) as usize..at(follower_start, e + 1) as usize {
-                                let (share, g) = (at(follower, f), at(ahead, at(followers, f) as usize));
-                                for k in 0..4 {
-                                    a[k] += share * g[k];
-                                }
-                            }
+                            a = followers_mix(at(follower_start, e) as usize..at(follower_start, e + 1) as usize, follower, followers, ahead);
                             let per_flow = 1.0 / flow;
                             a.iter_mut().for_each(|x| *x *= per_flow);
                         }
