@@ -1275,10 +1275,15 @@ impl Round {
 
     /// The split of every adaptive decision among its options (§3): the lowest
     /// priority with a free option is served; within it the simulator takes the free option
-    /// whose channel has the fewest flits queued downstream, the earlier on a tie, so a free
-    /// option on an idle channel goes before any later one, and among channels with flits
-    /// queued the split is even; on one channel the earlier class first. A header that finds
-    /// every option busy takes the first to free, in proportion to how fast each frees.
+    /// whose channel has the fewest flits queued downstream, the earlier on a tie, so an idle
+    /// channel (every VC free, P_0 of each class) goes before any later one, by its first
+    /// option, and among channels with flits queued the split is even; on one channel the
+    /// earlier class first. A channel is idle only when its options are free, so the chance of
+    /// that is P_0 itself: taken as independent of them, a channel found free through a second
+    /// class (its first one busy, streaming) counted as idle, and MIN AD and GOAL sent headers
+    /// onto a *-channel behind a streaming worm where the simulator takes the idle channel of
+    /// another dimension. A header that finds every option busy takes the first to free, in
+    /// proportion to how fast each frees.
     fn update_split(&mut self, p: &Prepared) {
         let r = &p.routes;
         for (rate, residual) in self.freeing_rate.iter_mut().zip(&self.residual) {
@@ -1312,29 +1317,31 @@ impl Round {
                     // The channel is free when any of its options is.
                     port_free[k as usize] = 1.0 - (1.0 - port_free[k as usize]) * (1.0 - free[i as usize]);
                 }
+                // An idle channel has every VC free, so its first option is taken. The chance that
+                // it is idle is not independent of its options being free: it is part of it.
+                let mut idle_free = [0.0f64; MAX_CANDIDATES];
                 let mut chosen = [0.0f64; MAX_CANDIDATES];
                 let mut no_idle_before = 1.0;
                 let mut queued = [0.0f64; MAX_CANDIDATES];
                 for k in 0..count {
                     let idle = if channels[k] == NONE { 1.0 } else { self.channel_idle[channels[k] as usize] };
-                    let free_idle = port_free[k] * idle;
-                    chosen[k] = free_idle * no_idle_before;
-                    no_idle_before *= 1.0 - free_idle;
-                    queued[k] = if free_idle < 1.0 { port_free[k] * (1.0 - idle) / (1.0 - free_idle) } else { 0.0 };
+                    idle_free[k] = idle.min(port_free[k]);
+                    chosen[k] = idle_free[k] * no_idle_before;
+                    no_idle_before *= 1.0 - idle_free[k];
+                    queued[k] = if idle_free[k] < 1.0 { (port_free[k] - idle_free[k]) / (1.0 - idle_free[k]) } else { 0.0 };
                 }
                 let any_queued = 1.0 - queued[..count].iter().map(|q| 1.0 - q).product::<f64>();
                 let total: f64 = queued[..count].iter().sum();
                 let per_queued = if total > 0.0 { no_idle_before * any_queued / total } else { 0.0 };
                 for k in 0..count {
-                    chosen[k] += queued[k] * per_queued;
-                    if port_free[k] <= 0.0 {
-                        continue;
-                    }
-                    let per_free = reach * chosen[k] / port_free[k];
+                    // Free but not idle: the first free option of the channel, the idle cases (its
+                    // first option's) taken out.
+                    let per_busy_free = if port_free[k] > idle_free[k] { reach * queued[k] * per_queued / (port_free[k] - idle_free[k]) } else { 0.0 };
                     let mut none_before = 1.0;
-                    for &(i, _) in options.iter().filter(|&&(_, on)| on as usize == k) {
+                    for (n, &(i, _)) in options.iter().filter(|&&(_, on)| on as usize == k).enumerate() {
                         let i = i as usize;
-                        taken[i] += per_free * free[i] * none_before;
+                        let first_free = free[i] * none_before;
+                        taken[i] += if n == 0 { reach * chosen[k] + per_busy_free * (first_free - idle_free[k]).max(0.0) } else { per_busy_free * first_free };
                         none_before *= 1.0 - free[i];
                     }
                 }
