@@ -1309,43 +1309,11 @@ impl Round {
                 // The group's options in order, and its channels in order of first appearance.
                 let options = &p.split_group_options[group.options.0 as usize..group.options.1 as usize];
                 let channels = &p.split_group_channels[group.channels.0 as usize..group.channels.1 as usize];
-                let count = channels.len();
-                let mut port_free = [0.0f64; MAX_CANDIDATES];
-                let mut none_free = 1.0;
-                for &(i, k) in options {
-                    none_free *= 1.0 - free[i as usize];
-                    // The channel is free when any of its options is.
-                    port_free[k as usize] = 1.0 - (1.0 - port_free[k as usize]) * (1.0 - free[i as usize]);
+                let mut idle = [0.0f64; MAX_CANDIDATES];
+                for (idle, &c) in idle.iter_mut().zip(channels) {
+                    *idle = if c == NONE { 1.0 } else { self.channel_idle[c as usize] };
                 }
-                // An idle channel has every VC free, so its first option is taken. The chance that
-                // it is idle is not independent of its options being free: it is part of it.
-                let mut idle_free = [0.0f64; MAX_CANDIDATES];
-                let mut chosen = [0.0f64; MAX_CANDIDATES];
-                let mut no_idle_before = 1.0;
-                let mut queued = [0.0f64; MAX_CANDIDATES];
-                for k in 0..count {
-                    let idle = if channels[k] == NONE { 1.0 } else { self.channel_idle[channels[k] as usize] };
-                    idle_free[k] = idle.min(port_free[k]);
-                    chosen[k] = idle_free[k] * no_idle_before;
-                    no_idle_before *= 1.0 - idle_free[k];
-                    queued[k] = if idle_free[k] < 1.0 { (port_free[k] - idle_free[k]) / (1.0 - idle_free[k]) } else { 0.0 };
-                }
-                let any_queued = 1.0 - queued[..count].iter().map(|q| 1.0 - q).product::<f64>();
-                let total: f64 = queued[..count].iter().sum();
-                let per_queued = if total > 0.0 { no_idle_before * any_queued / total } else { 0.0 };
-                for k in 0..count {
-                    // Free but not idle: the first free option of the channel, the idle cases (its
-                    // first option's) taken out.
-                    let per_busy_free = if port_free[k] > idle_free[k] { reach * queued[k] * per_queued / (port_free[k] - idle_free[k]) } else { 0.0 };
-                    let mut none_before = 1.0;
-                    for (n, &(i, _)) in options.iter().filter(|&&(_, on)| on as usize == k).enumerate() {
-                        let i = i as usize;
-                        let first_free = free[i] * none_before;
-                        taken[i] += if n == 0 { reach * chosen[k] + per_busy_free * (first_free - idle_free[k]).max(0.0) } else { per_busy_free * first_free };
-                        none_before *= 1.0 - free[i];
-                    }
-                }
-                reach *= none_free;
+                reach *= split_group_taken(options, &idle[..channels.len()], &free, reach, &mut taken);
             }
             // Every option busy: the first to free, at rate 1/residual.
             let mut rates = [0.0f64; MAX_CANDIDATES];
@@ -1397,6 +1365,50 @@ impl Round {
     }
 }
 
+/// One priority group of an adaptive decision: adds to `taken[i]` the chance that option `i` is
+/// taken, given the chance `reach` that no earlier group had a free option, and returns the
+/// chance that none of this group's options is free. `options` are (option, channel in the
+/// group) pairs in the routing's order, `idle[k]` is the chance that the group's channel `k` is
+/// idle (every VC free), and `free[i]` the chance that option `i` is free.
+fn split_group_taken(options: &[(u8, u8)], idle: &[f64], free: &[f64], reach: f64, taken: &mut [f64]) -> f64 {
+    let count = idle.len();
+    let mut port_free = [0.0f64; MAX_CANDIDATES];
+    let mut none_free = 1.0;
+    for &(i, k) in options {
+        none_free *= 1.0 - free[i as usize];
+        // The channel is free when any of its options is.
+        port_free[k as usize] = 1.0 - (1.0 - port_free[k as usize]) * (1.0 - free[i as usize]);
+    }
+    // An idle channel has every VC free, so its first option is taken. The chance that it is
+    // idle is not independent of its options being free: it is part of it.
+    let mut idle_free = [0.0f64; MAX_CANDIDATES];
+    let mut chosen = [0.0f64; MAX_CANDIDATES];
+    let mut no_idle_before = 1.0;
+    let mut queued = [0.0f64; MAX_CANDIDATES];
+    for k in 0..count {
+        idle_free[k] = idle[k].min(port_free[k]);
+        chosen[k] = idle_free[k] * no_idle_before;
+        no_idle_before *= 1.0 - idle_free[k];
+        queued[k] = if idle_free[k] < 1.0 { (port_free[k] - idle_free[k]) / (1.0 - idle_free[k]) } else { 0.0 };
+    }
+    let any_queued = 1.0 - queued[..count].iter().map(|q| 1.0 - q).product::<f64>();
+    let total: f64 = queued[..count].iter().sum();
+    let per_queued = if total > 0.0 { no_idle_before * any_queued / total } else { 0.0 };
+    for k in 0..count {
+        // Free but not idle: the first free option of the channel, the idle cases (its first
+        // option's) taken out.
+        let per_busy_free = if port_free[k] > idle_free[k] { reach * queued[k] * per_queued / (port_free[k] - idle_free[k]) } else { 0.0 };
+        let mut none_before = 1.0;
+        for (n, &(i, _)) in options.iter().filter(|&&(_, on)| on as usize == k).enumerate() {
+            let i = i as usize;
+            let first_free = free[i] * none_before;
+            taken[i] += if n == 0 { reach * chosen[k] + per_busy_free * (first_free - idle_free[k]).max(0.0) } else { per_busy_free * first_free };
+            none_before *= 1.0 - free[i];
+        }
+    }
+    none_free
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1427,6 +1439,43 @@ mod tests {
         // One-flit buffers take nothing more; no delay, nothing to absorb.
         assert_eq!(past_slack(6.0, slack_in_waits(6.0, 40.0, 0.0), 3), 6.0);
         assert_eq!(past_slack(0.0, slack_in_waits(0.0, 0.0, 3.0), 3), 0.0);
+    }
+
+    #[test]
+    fn a_split_group_takes_an_idle_channel_by_its_first_option_and_a_busy_free_one_by_its_first_free() {
+        // Channel x offers adaptive option 0 (free 0.5) and escape option 1 (free 0.8), and is
+        // idle 0.3 of the time; channel y offers option 2 (free 0.6), idle 0.4. By hand:
+        // - x idle: 0.3, taken by option 0; y idle, x not: 0.7 · 0.4 = 0.28, taken by option 2.
+        // - Neither idle: 0.42. Free but busy, given not idle: x (0.9 − 0.3)/0.7 = 6/7,
+        //   y (0.6 − 0.4)/0.6 = 1/3. Some such channel: 19/21, shared in proportion 6/7 : 1/3,
+        //   so per unit of `queued` 0.42 · (19/21)/(25/21) = 0.3192.
+        // - x's busy-free share 6/7 · 0.3192 = 0.2736 goes to its first free option over the
+        //   0.6 of x free but busy: option 0 gets (0.5 − 0.3)/0.6, option 1 gets 0.2 · 0.8/0.6.
+        // - y's share 1/3 · 0.3192 = 0.1064 goes to option 2.
+        let options = [(0u8, 0u8), (1, 0), (2, 1)];
+        let mut taken = [0.0; 3];
+        let none_free = split_group_taken(&options, &[0.3, 0.4], &[0.5, 0.8, 0.6], 1.0, &mut taken);
+        let expected = [0.3 + 0.2736 * 0.2 / 0.6, 0.2736 * 0.4 / 0.6, 0.28 + 0.1064];
+        for (t, e) in taken.iter().zip(expected) {
+            assert!((t - e).abs() < 1e-12, "taken {taken:?}, expected {expected:?}");
+        }
+        assert!((none_free - 0.5 * 0.2 * 0.4).abs() < 1e-15);
+        assert!((taken.iter().sum::<f64>() + none_free - 1.0).abs() < 1e-12, "every case is counted once");
+
+        // A later group is reached only when every earlier option was busy: `reach` scales it.
+        let mut later = [0.0; 3];
+        split_group_taken(&options, &[0.3, 0.4], &[0.5, 0.8, 0.6], 0.25, &mut later);
+        for (l, t) in later.iter().zip(taken) {
+            assert!((l - 0.25 * t).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_split_group_with_an_always_idle_channel_sends_everything_to_its_first_option() {
+        // An ejection port (idle 1) listed first takes every header that reaches the group.
+        let mut taken = [0.0; 2];
+        split_group_taken(&[(0, 0), (1, 1)], &[1.0, 0.5], &[1.0, 0.7], 0.6, &mut taken);
+        assert_eq!(taken, [0.6, 0.0]);
     }
 
     #[test]
