@@ -720,6 +720,21 @@ fn error_parts(results: &[Comparison]) -> String {
     md.push_str(&routing_by_pattern(results, |r| {
         r.mean_error_parts(LOW_LOAD, HIGH_LOAD).map_or("–".into(), |(source, network)| format!("{} / {}", signed_percent(source), signed_percent(network)))
     }));
+    let _ = writeln!(
+        md,
+        "\n**Why the model falls short near saturation**, as probes of the simulator found (§12 of \
+         [the model's specification](../models/channel-queue.md#12-how-close-it-comes-to-the-targets-of-8), \
+         with their numbers and the terms tried). Under DOR the source part is short under tornado, \
+         transpose and bit complement: the injection VC is held longer than the model's delays \
+         ahead allow, because headers wait more at the routers just after the source (behind the \
+         previous message of their own source, and behind older headers), and the worm packs into \
+         the buffers behind them until the injection VC stalls. Under MIN AD, GOAL and Duato's \
+         routing both parts are short: with several VCs per channel the worms interleave flit by \
+         flit, the oldest first, so a worm's tail reaches its destination cycles after its \
+         header's M − 1 (7.2 per message under MIN AD uniform at 80 % of saturation), a lag the \
+         model, whose latency is the header's, does not have, and the VCs are held longer than \
+         its holds."
+    );
     md
 }
 
