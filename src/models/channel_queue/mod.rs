@@ -69,9 +69,9 @@ pub const SATURATION_TOLERANCE: f64 = 1e-3;
 /// the extrapolated start carries across.
 const CONTINUATION_STEPS: f64 = 64.0;
 
-/// Most bytes of solutions an adaptive algorithm's branch keeps beyond the last few: about 50
-/// points of GOAL uniform on 8×8 take 20 MB, while NBC under a permutation on 16×16 would take
-/// 700 MB. A push past it drops all but the solutions the next start needs, and the branch
+/// Most bytes of solutions an adaptive algorithm's branch keeps beyond the last few: a point of
+/// GOAL uniform on 8×8 takes 0.43 MB, one of NBC under a permutation on 16×16 4.8 MB
+/// ([`solve::Solution::bytes`]). A push past it drops all but the solutions the next start needs, and the branch
 /// keeps its points again from there; a rate below the points kept walks it again from the idle
 /// network, as every rate once did.
 const KEPT_BYTES: usize = 64 << 20;
@@ -209,7 +209,7 @@ impl Model {
         let mut utilisation = vec![0.0; p.routes.channels as usize];
         for (r, res) in p.routes.resources.iter().enumerate() {
             if let Some(c) = res.channel() {
-                utilisation[c as usize] += solution.flows.resource[r] * p.len;
+                utilisation[c as usize] += solution.resource_flow[r] * p.len;
             }
         }
         utilisation
@@ -236,7 +236,7 @@ impl Model {
         let p = &self.prepared;
         let r = &p.routes;
         let mut q = BTreeMap::new();
-        let f = &solution.flows.decision;
+        let f = &solution.decision_flow;
         let decisions: f64 = f.iter().sum();
         let per_hop = |values: &[f64]| if decisions > 0.0 { f.iter().zip(values).map(|(f, v)| f * v).sum::<f64>() / decisions } else { 0.0 };
         let blocked = per_hop(&solution.block);
@@ -261,7 +261,7 @@ impl Model {
         q.insert("mean_hops".to_string(), solution.mean_hops);
         let degree = crate::models::shared::multiplexing_degree;
         let used: Vec<usize> = (0..p.channel_resources.len())
-            .filter(|&c| p.channel_resources[c].iter().any(|&i| solution.flows.resource[i as usize] > 0.0))
+            .filter(|&c| p.channel_resources[c].iter().any(|&i| solution.resource_flow[i as usize] > 0.0))
             .collect();
         let channel_occupancy = solution.channel_occupancy(p);
         let degrees: Vec<f64> = used.iter().map(|&c| degree(&channel_occupancy[c])).collect();
@@ -288,8 +288,8 @@ impl Model {
         let utilisation = self.channel_utilisation(solution);
         if let Some((hottest, &u)) = utilisation.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) {
             let resources = &p.channel_resources[hottest];
-            let rate: f64 = resources.iter().map(|&i| solution.flows.resource[i as usize]).sum();
-            let held: f64 = resources.iter().map(|&i| solution.flows.resource[i as usize] * solution.hold[i as usize]).sum();
+            let rate: f64 = resources.iter().map(|&i| solution.resource_flow[i as usize]).sum();
+            let held: f64 = resources.iter().map(|&i| solution.resource_flow[i as usize] * solution.hold[i as usize]).sum();
             q.insert("hottest_channel".to_string(), hottest as f64);
             q.insert("hottest_lambda_c".to_string(), rate);
             q.insert("hottest_S_c".to_string(), if rate > 0.0 { held / rate } else { p.len + 1.0 });

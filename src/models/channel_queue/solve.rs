@@ -184,8 +184,11 @@ pub struct Solution {
     /// The split the last round's delays give, before its half-way step: nearer the fixed point
     /// than `split`, which lags by the steps.
     pub split_target: Option<Vec<f64>>,
-    /// Messages/cycle per resource, decision, edge, follower and transition (at this rate).
-    pub flows: Flows,
+    /// Messages/cycle per resource and per decision (at this rate). The round's other flows
+    /// (per edge, follower and transition) are not kept: nothing reads them from a solution,
+    /// and copying them was a tenth of an oblivious curve's time.
+    pub resource_flow: Vec<f64>,
+    pub decision_flow: Vec<f64>,
     /// Per decision: probability of waiting for a VC (P_b), the mean of that wait, and the
     /// whole delay (VC, own input, channel slots, ejection).
     pub block: Vec<f64>,
@@ -489,9 +492,8 @@ pub struct Start {
 impl Solution {
     /// The bytes its vectors hold.
     pub fn bytes(&self) -> usize {
-        let f = &self.flows;
         let options = |x: &Option<Vec<f64>>| x.as_ref().map_or(0, Vec::len);
-        let values = [&self.hold, &self.hold_after, &f.decision, &f.edge, &f.follower, &f.resource, &f.transition, &self.block]
+        let values = [&self.hold, &self.hold_after, &self.decision_flow, &self.resource_flow, &self.block]
             .iter()
             .chain([&self.vc_wait, &self.delay, &self.channel_wait, &self.ejection_wait, &self.source_wait].iter())
             .map(|v| v.len())
@@ -513,7 +515,7 @@ impl Solution {
             .map(|resources| {
                 resources.iter().fold(vec![1.0], |acc, &i| {
                     let busy = busy_hold(p.routes.resources[i as usize].kind, self.hold[i as usize]);
-                    convolve(&acc, &vc_occupancy(self.flows.resource[i as usize], busy, p.routes.resources[i as usize].vcs as usize))
+                    convolve(&acc, &vc_occupancy(self.resource_flow[i as usize], busy, p.routes.resources[i as usize].vcs as usize))
                 })
             })
             .collect()
@@ -1335,14 +1337,12 @@ impl Round {
         let r = &p.routes;
         let hops: f64 = self.flows.edge.iter().zip(&r.options).filter(|(_, o)| p.resource_channel[o.resource as usize] != NONE).map(|(f, _)| f).sum();
         let mean_hops = hops / p.nodes as f64;
-        let mut flows = self.flows.clone();
-        for v in [&mut flows.decision, &mut flows.edge, &mut flows.follower, &mut flows.resource, &mut flows.transition] {
-            v.iter_mut().for_each(|x| *x *= rate);
-        }
+        let at_rate = |flows: &[f64]| -> Vec<f64> { flows.iter().map(|x| x * rate).collect() };
+        let (resource_flow, decision_flow) = (at_rate(&self.flows.resource), at_rate(&self.flows.decision));
         let nodes = p.nodes as f64;
         let messages = rate * nodes;
         let mean_source_wait = self.source_wait.iter().sum::<f64>() / nodes;
-        let mean_delay = if messages > 0.0 { flows.decision.iter().zip(&self.delay).map(|(f, d)| f * d).sum::<f64>() / messages } else { 0.0 };
+        let mean_delay = if messages > 0.0 { decision_flow.iter().zip(&self.delay).map(|(f, d)| f * d).sum::<f64>() / messages } else { 0.0 };
         Solution {
             rate,
             latency: mean_source_wait + mean_delay + p.len + mean_hops * (1.0 + p.hop_delay),
@@ -1350,7 +1350,8 @@ impl Round {
             hold_after,
             split: r.adaptive.then(|| self.split.clone()),
             split_target: r.adaptive.then(|| self.split_target.clone()),
-            flows,
+            resource_flow,
+            decision_flow,
             block: self.block.clone(),
             vc_wait: self.vc_wait.clone(),
             delay: self.delay.clone(),
