@@ -70,7 +70,7 @@ pub const SATURATION_TOLERANCE: f64 = 1e-3;
 const CONTINUATION_STEPS: f64 = 64.0;
 
 /// Most bytes of solutions an adaptive algorithm's branch keeps beyond the last few: a point of
-/// GOAL uniform on 8×8 takes 0.43 MB, one of NBC under a permutation on 16×16 4.8 MB
+/// GOAL uniform on 8×8 takes 0.35 MB, one of NBC under a permutation on 16×16 3.7 MB
 /// ([`solve::Solution::bytes`]). A push past it drops all but the solutions the next start needs, and the branch
 /// keeps its points again from there; a rate below the points kept walks it again from the idle
 /// network, as every rate once did.

@@ -178,11 +178,10 @@ pub struct Solution {
     /// The hold times one round on from `hold`, nearer the fixed point by the round's
     /// contraction: where the next rate of a branch starts.
     pub hold_after: Vec<f64>,
-    /// Per option: the probability that a header making its decision takes it (adaptive
-    /// routes only).
-    pub split: Option<Vec<f64>>,
-    /// The split the last round's delays give, before its half-way step: nearer the fixed point
-    /// than `split`, which lags by the steps.
+    /// Per option, for adaptive routes only: the split the last round's delays give (the
+    /// probability that a header making its decision takes the option), before the half-way
+    /// step the rounds take to it: nearer the fixed point than the split the round used, which
+    /// lags by the steps and is not kept.
     pub split_target: Option<Vec<f64>>,
     /// Messages/cycle per resource and per decision (at this rate). The round's other flows
     /// (per edge, follower and transition) are not kept: nothing reads them from a solution,
@@ -455,7 +454,7 @@ impl Prepared {
                 *h = product / sum;
             }
         }
-        let split = points.iter().all(|p| p.split.is_some()).then(|| {
+        let split = points.iter().all(|p| p.split_target.is_some()).then(|| {
             let mut split = through(&|p| p.split_target.as_deref().unwrap_or_default());
             for d in &self.routes.decisions {
                 let options = &mut split[d.first as usize..(d.first + d.len) as usize];
@@ -498,7 +497,6 @@ impl Solution {
             .chain([&self.vc_wait, &self.delay, &self.channel_wait, &self.ejection_wait, &self.source_wait].iter())
             .map(|v| v.len())
             .sum::<usize>()
-            + options(&self.split)
             + options(&self.split_target);
         values * std::mem::size_of::<f64>()
     }
@@ -1348,7 +1346,6 @@ impl Round {
             latency: mean_source_wait + mean_delay + p.len + mean_hops * (1.0 + p.hop_delay),
             hold,
             hold_after,
-            split: r.adaptive.then(|| self.split.clone()),
             split_target: r.adaptive.then(|| self.split_target.clone()),
             resource_flow,
             decision_flow,
