@@ -523,10 +523,7 @@ impl ObliviousCurve<'_> {
             }
         };
         let below: Vec<&Solution> = below.iter().map(Rc::as_ref).collect();
-        let own = below.len().min(BETWEEN_BELOW);
-        let around: Vec<&Solution> = below[..own].iter().copied().chain(self.branch.points[above..].iter().take(EXTRAPOLATION_POINTS - own).map(Rc::as_ref)).collect();
-        let prepared = &self.branch.prepared;
-        let solution = Rc::new(prepared.solve(rate, Some(&prepared.extrapolate(&around, rate))).or_else(|| self.branch.solve_above(rate, &below))?);
+        let solution = Rc::new(self.branch.solve_between(rate, &below).or_else(|| self.branch.solve_above(rate, &below))?);
         self.join(solution.clone());
         Some(solution)
     }
