@@ -220,7 +220,7 @@ impl Model {
                 utilisation[c as usize] += solution.resource_flow[r] * p.len;
             }
         }
-        utilisation
+        p.routes.per_torus_channel(utilisation)
     }
 
     /// The offered flits/cycle on every channel at `rate` with the zero-load split: above 1
@@ -233,7 +233,7 @@ impl Model {
                 offered[c as usize] += rate * p.routes.fixed.resource[r] * p.len;
             }
         }
-        offered
+        p.routes.per_torus_channel(offered)
     }
 
     /// The intermediate quantities of §7, by name: per hop (every routing decision,
@@ -294,8 +294,11 @@ impl Model {
         }
         q.insert("V_bar".to_string(), degree(&busy));
         let utilisation = self.channel_utilisation(solution);
-        if let Some((hottest, &u)) = utilisation.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) {
-            let resources = &p.channel_resources[hottest];
+        // The first of the channels as hot as any, but for the order their flows were summed in:
+        // the same channel whether or not the routes were folded.
+        let most = utilisation.iter().copied().fold(0.0, f64::max);
+        if let Some((hottest, &u)) = utilisation.iter().enumerate().find(|(_, &u)| u >= most * (1.0 - 1e-9)) {
+            let resources = &p.channel_resources[r.mirrors.as_ref().map_or(hottest, |m| m.channel[hottest] as usize)];
             let rate: f64 = resources.iter().map(|&i| solution.resource_flow[i as usize]).sum();
             let held: f64 = resources.iter().map(|&i| solution.resource_flow[i as usize] * solution.hold[i as usize]).sum();
             q.insert("hottest_channel".to_string(), hottest as f64);
@@ -371,7 +374,7 @@ impl Branch {
             }
         }
         let busiest = channel_flow.iter().copied().fold(0.0, f64::max);
-        1.0 / (prepared.len * busiest.max(1.0 / prepared.nodes as f64) * CONTINUATION_STEPS)
+        1.0 / (prepared.len * busiest.max(1.0 / routes.torus_nodes() as f64) * CONTINUATION_STEPS)
     }
 
     fn push(&mut self, solution: Rc<Solution>) {

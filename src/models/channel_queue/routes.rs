@@ -31,6 +31,8 @@ use crate::traffic::Pattern;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::Cell;
 
+mod mirror;
+
 /// "No state": where a candidate ejects.
 pub const NONE: u32 = u32::MAX;
 
@@ -169,11 +171,38 @@ struct StateGraph {
     entry: Vec<f64>,
 }
 
+/// What the resources of a route distribution number: the torus's nodes and channels, or,
+/// folded ([`Routes::folded`]), one node and one channel of each set of mirror images.
+struct Network {
+    nodes: u32,
+    channels: u32,
+    mirrors: Option<Mirrors>,
+}
+
+impl Network {
+    fn whole(t: &Torus) -> Network {
+        Network { nodes: t.nodes(), channels: t.channels(), mirrors: None }
+    }
+}
+
+/// How folded routes stand for the whole torus.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mirrors {
+    /// The images of each node, the node itself included: 2^m for m mirrors.
+    pub images: u32,
+    /// Per channel of the torus: the channel of the folded routes that stands for it.
+    pub channel: Vec<u32>,
+}
+
 /// The route distribution of a scenario: resources, decisions and their flows.
 #[derive(Clone, Debug)]
 pub struct Routes {
+    /// The nodes and channels the resources number: the torus's, or one of each set of mirror
+    /// images when folded.
     pub nodes: u32,
     pub channels: u32,
+    /// How folded routes stand for the torus; `None` for the torus's own.
+    pub mirrors: Option<Mirrors>,
     pub resources: Vec<Resource>,
     pub decisions: Vec<Decision>,
     pub options: Vec<Choice>,
@@ -550,7 +579,7 @@ fn group_followers(edges: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u
 /// The state graph renumbered so that every state comes after all the states that lead into it
 /// (Kahn; routes never revisit a state): the flows then pass through it in one sweep over
 /// consecutive memory, which is most of the time of a round for adaptive algorithms.
-fn in_topological_order(graph: StateGraph, interner: &Interner) -> StateGraph {
+fn in_topological_order(graph: StateGraph, interner: &Interner) -> Option<StateGraph> {
     let states = graph.decision.len();
     let options = |x: usize| {
         let start = graph.next_start[x] as usize;
@@ -576,7 +605,9 @@ fn in_topological_order(graph: StateGraph, interner: &Interner) -> StateGraph {
             }
         }
     }
-    debug_assert_eq!(order.len(), states, "the route graph has a cycle");
+    if order.len() < states {
+        return None;
+    }
     // Merge states with the same future: the same decision, and options leading to states
     // merged already (Kahn's order backwards reaches every state after those it leads to).
     let mut class = vec![NONE; states];
@@ -604,7 +635,7 @@ fn in_topological_order(graph: StateGraph, interner: &Interner) -> StateGraph {
     for &old in &order {
         sorted.entry[renumbered(class[old as usize]) as usize] += graph.entry[old as usize];
     }
-    sorted
+    Some(sorted)
 }
 
 impl Routes {
@@ -633,7 +664,7 @@ impl Routes {
                     (i, d, f, Enumeration::Sampled { per_pair })
                 }
             };
-            return Ok(Routes::from_walks(&t, interner, decisions, followers, enumeration));
+            return Ok(Routes::from_walks(Network::whole(&t), interner, decisions, followers, enumeration));
         }
         let further = if state_budget < STATE_BUDGET { format!("{PAST_PAGE_BUDGET} {STATE_BUDGET}, as the CLI's torus model does") } else { String::new() };
         let too_many = || format!("the routes of routing={} on this {}-node torus need more than {state_budget} route states{further}", s.routing, t.nodes());
@@ -648,10 +679,11 @@ impl Routes {
                 (b, Enumeration::Sampled { per_pair })
             }
         };
-        Ok(Routes::from_graph(&t, builder, enumeration))
+        let graph = in_topological_order(builder.graph, &builder.interner).expect("routes never revisit a state");
+        Ok(Routes::from_graph(Network::whole(&t), builder.interner, graph, enumeration))
     }
 
-    fn assemble(t: &Torus, interner: Interner, follower_start: Vec<u32>, followers: Vec<u32>, enumeration: Enumeration, graph: StateGraph) -> Routes {
+    fn assemble(network: Network, interner: Interner, follower_start: Vec<u32>, followers: Vec<u32>, enumeration: Enumeration, graph: StateGraph) -> Routes {
         let mut transition_ids: HashMap<(u32, u32), u32> = HashMap::default();
         let mut transitions = Vec::new();
         let edges = interner.options.len();
@@ -671,8 +703,9 @@ impl Routes {
         }
         let adaptive = interner.decisions.iter().any(|d| d.len > 1);
         Routes {
-            nodes: t.nodes(),
-            channels: t.channels(),
+            nodes: network.nodes,
+            channels: network.channels,
+            mirrors: network.mirrors,
             resources: interner.resources,
             decisions: interner.decisions,
             options: interner.options,
@@ -689,14 +722,14 @@ impl Routes {
     }
 
     fn from_walks(
-        t: &Torus,
+        network: Network,
         interner: Interner,
         decision_flow: HashMap<u32, f64>,
         follower_flow: HashMap<(u32, u32), f64>,
         enumeration: Enumeration,
     ) -> Routes {
         let (start, followers, slots) = group_followers(interner.options.len(), follower_flow.keys().copied().collect());
-        let mut routes = Routes::assemble(t, interner, start, followers, enumeration, StateGraph::default());
+        let mut routes = Routes::assemble(network, interner, start, followers, enumeration, StateGraph::default());
         let mut f = routes.zero_flows();
         for (&d, &flow) in &decision_flow {
             f.decision[d as usize] += flow;
@@ -712,9 +745,8 @@ impl Routes {
         routes
     }
 
-    fn from_graph(t: &Torus, b: GraphBuilder, enumeration: Enumeration) -> Routes {
-        let interner = b.interner;
-        let graph = in_topological_order(b.graph, &interner);
+    /// The routes of a graph already in topological order ([`in_topological_order`]).
+    fn from_graph(network: Network, interner: Interner, graph: StateGraph, enumeration: Enumeration) -> Routes {
         let states = graph.decision.len();
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         for x in 0..states {
@@ -746,7 +778,7 @@ impl Routes {
             })
             .collect();
         graph.sweep_next = graph.next.iter().zip(&graph.follower_slot).map(|(&y, &slot)| (y, slot)).collect();
-        let mut routes = Routes::assemble(t, interner, start, followers, enumeration, graph);
+        let mut routes = Routes::assemble(network, interner, start, followers, enumeration, graph);
         let first_option: Vec<f64> =
             routes.decisions.iter().flat_map(|d| (0..d.len).map(|i| if i == 0 { 1.0 } else { 0.0 })).collect();
         let mut f = routes.zero_flows();
@@ -814,6 +846,20 @@ impl Routes {
             }
         }
         self.totals(f);
+    }
+
+    /// The torus's nodes: `nodes`, times the images of each when folded.
+    pub fn torus_nodes(&self) -> u32 {
+        self.nodes * self.mirrors.as_ref().map_or(1, |m| m.images)
+    }
+
+    /// Values per channel of the torus, in its channel order, from values per channel of these
+    /// routes.
+    pub fn per_torus_channel(&self, values: Vec<f64>) -> Vec<f64> {
+        match &self.mirrors {
+            None => values,
+            Some(m) => m.channel.iter().map(|&c| values[c as usize]).collect(),
+        }
     }
 
     /// States kept for the split (0 for oblivious routes).

@@ -59,6 +59,7 @@ use super::routes::{Flows, ResourceKind, Routes, NONE};
 use crate::models::shared::{occupancy_ends, vc_occupancy};
 use crate::routing::MAX_CANDIDATES;
 use crate::scenario::Scenario;
+use crate::topology::Torus;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::{OnceCell, RefCell};
 
@@ -205,8 +206,14 @@ pub struct Solution {
 }
 
 impl Prepared {
+    /// The model of a scenario on its routes folded by their mirror symmetries
+    /// ([`Routes::folded`]): the same fixed point, at a fraction of the work per round.
     pub fn new(s: &Scenario) -> Result<Prepared, String> {
-        let routes = Routes::new(s)?;
+        Ok(Prepared::on(s, Routes::new(s)?.folded(&Torus::new(s.k, s.n))))
+    }
+
+    /// The model of a scenario on the given routes.
+    pub fn on(s: &Scenario, routes: Routes) -> Prepared {
         let nodes = routes.nodes as usize;
         let mut channel_resources = vec![Vec::new(); routes.channels as usize];
         let mut resource_channel = vec![NONE; routes.resources.len()];
@@ -315,7 +322,7 @@ impl Prepared {
             }
             split_group_start.push(split_groups.len() as u32);
         }
-        Ok(Prepared {
+        Prepared {
             len: s.len as f64,
             hop_delay: (s.link_delay + s.router_delay) as f64,
             window,
@@ -340,7 +347,7 @@ impl Prepared {
             fixed_terms: OnceCell::new(),
             scratch: RefCell::new(None),
             routes,
-        })
+        }
     }
 
     /// An oblivious route's [`FixedTerms`], found once. One option per decision, taken with
@@ -1422,6 +1429,46 @@ mod tests {
         "k=4&routing=nbc&traffic=tornado",
         "k=3&n=3&routing=adaptive&traffic=uniform&vcs=4",
     ];
+
+    #[test]
+    fn routes_folded_by_their_mirrors_give_the_fixed_point_of_the_whole_torus() {
+        // Folded, the rounds work on one node of each set of mirror images (2 or 4 here); the
+        // fixed point must be the whole torus's, channel by channel, but for the order sums run in.
+        for (text, images) in [
+            ("k=4&routing=minad&traffic=uniform", 4),
+            ("k=4&routing=goal&traffic=bitcomp", 4),
+            ("k=4&routing=nbc&traffic=uniform", 2),
+            ("k=4&routing=duato&traffic=tornado&vcs=5", 2),
+            ("k=6&routing=dor&traffic=uniform&len=4", 4),
+            ("k=4&routing=romm&traffic=transpose", 2),
+        ] {
+            let s = Scenario::parse(text).unwrap();
+            let folded = Prepared::new(&s).unwrap();
+            let whole = Prepared::on(&s, Routes::new(&s).unwrap());
+            assert_eq!(folded.routes.mirrors.as_ref().map(|m| m.images), Some(images), "{text}");
+            assert!(whole.routes.mirrors.is_none());
+            let per_channel = |p: &Prepared, solution: &Solution| {
+                let mut flow = vec![0.0; p.routes.channels as usize];
+                for (r, res) in p.routes.resources.iter().enumerate() {
+                    if let Some(c) = res.channel() {
+                        flow[c as usize] += solution.resource_flow[r] * solution.hold[r];
+                    }
+                }
+                p.routes.per_torus_channel(flow)
+            };
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-3);
+            let saturation = crate::models::channel_queue::Model::new(&s).unwrap().saturation_rate();
+            for rate in [0.3 * saturation, 0.8 * saturation] {
+                let (a, b) = (folded.solve(rate, None).unwrap(), whole.solve(rate, None).unwrap());
+                assert!(close(a.latency, b.latency), "{text} at {rate}: latency {} folded, {} whole", a.latency, b.latency);
+                assert!(close(a.mean_source_wait, b.mean_source_wait) && close(a.mean_hops, b.mean_hops), "{text} at {rate}");
+                assert!(b.latency > a.mean_hops + s.len as f64 + 0.5, "{text} at {rate}: loaded");
+                for (c, (x, y)) in per_channel(&folded, &a).iter().zip(per_channel(&whole, &b)).enumerate() {
+                    assert!(close(*x, y), "{text} at {rate}: channel {c} busy {x} folded, {y} whole");
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_wait_ahead_holds_the_injection_vc_less_what_the_buffers_between_take() {
