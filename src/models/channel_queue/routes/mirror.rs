@@ -1,19 +1,22 @@
 //! Routes folded by the torus's mirror symmetries.
 //!
-//! Reflecting one dimension, x_d → k − 1 − x_d, maps the torus onto itself, and each direction's
-//! wrap-around channels (its dateline) onto the other direction's. Where the reflection also maps
-//! the routes onto themselves (every resource onto a resource, every decision onto one with the
-//! mirrored input and the mirrored options in the same order, every state onto one with the
-//! mirrored future, all with the same flows), a round of the fixed point maps a mirror-symmetric
-//! start to a mirror-symmetric result, so every node's and channel's quantities equal their
-//! images'. Uniform traffic and bit complement are such patterns under every algorithm, whose
-//! ties of exactly k/2 are split evenly; tornado, which travels in + directions only, is not.
+//! Reflecting a dimension, x_d → k − 1 − x_d, maps the torus onto itself, and each direction's
+//! wrap-around channels (its dateline) onto the other direction's. A reflection of some
+//! dimensions at once may also map the routes onto themselves: every resource onto a resource,
+//! every decision onto one with the mirrored input and the mirrored options in the same order,
+//! every state onto one with the mirrored future, all with the same flows. Then a round of the
+//! fixed point maps a mirror-symmetric start to a mirror-symmetric result, so every node's and
+//! channel's quantities equal their images'. Every algorithm splits ties of exactly k/2 evenly,
+//! so uniform traffic and bit complement are mirror-symmetric in every dimension. Tornado, which
+//! moves in the + direction of the first dimension only, is mirror-symmetric in the others. NBC's
+//! classes follow the parity of a node's coordinates, which only an even number of reflected
+//! dimensions keeps.
 //!
 //! The folded routes keep one of each set of images, and a round costs 1/2^m of the torus's
-//! for m mirrors. With k even no node is its own image under any combination of mirrors, so
-//! every set has 2^m members, and the flows come out as each member's own: a route into an
-//! image of a node is, mirrored, a route into the node itself. With k odd the routes are left
-//! whole.
+//! for m independent mirrors. With k even no node is its own image under any combination of
+//! mirrors, so every set has 2^m members, and the flows come out as each member's own: a route
+//! into an image of a node is, mirrored, a route into the node itself. With k odd the routes
+//! are left whole.
 
 use super::*;
 use crate::topology::port_dim;
@@ -33,9 +36,9 @@ fn same_flow(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
 }
 
+/// Whether mapping twice gives back every element, as a reflection must.
 fn is_involution(map: &[u32]) -> bool {
-    map.iter().all(|&y| map[y as usize] != NONE)
-        && map.iter().enumerate().all(|(x, &y)| map[y as usize] == x as u32)
+    map.iter().enumerate().all(|(x, &y)| map[y as usize] == x as u32)
 }
 
 impl Mirror {
