@@ -879,16 +879,16 @@ mod tests {
     use crate::models::bounds;
     use crate::scenario::{RoutingKind, TrafficKind};
 
-    /// Flits of the fixed (first-option) flows on each channel at one message per node per
-    /// cycle, by channel id.
-    fn channel_loads(routes: &Routes) -> Vec<f64> {
+    /// Messages/cycle per channel of the torus, in its channel order, from `flows` per
+    /// resource (at one message per node per cycle).
+    pub(super) fn channel_loads(routes: &Routes, flows: &[f64]) -> Vec<f64> {
         let mut loads = vec![0.0; routes.channels as usize];
         for (r, res) in routes.resources.iter().enumerate() {
             if let Some(c) = res.channel() {
-                loads[c as usize] += routes.fixed.resource[r];
+                loads[c as usize] += flows[r];
             }
         }
-        loads
+        routes.per_torus_channel(loads)
     }
 
     #[test]
@@ -932,7 +932,7 @@ mod tests {
                     assert!(!routes.adaptive, "{routing} offers one candidate per hop");
                     let t = Torus::new(k, n);
                     let exact = bounds::channel_loads(&t, routing, &Pattern::new(&s, &t).unwrap()).unwrap();
-                    for (c, (ours, theirs)) in channel_loads(&routes).iter().zip(&exact).enumerate() {
+                    for (c, (ours, theirs)) in channel_loads(&routes, &routes.fixed.resource).iter().zip(&exact).enumerate() {
                         assert!((ours - theirs).abs() < 1e-9, "k={k} n={n} {routing} {traffic} channel {c}: {ours} vs {theirs}");
                     }
                 }

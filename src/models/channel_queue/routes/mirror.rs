@@ -259,19 +259,9 @@ impl Routes {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::channel_loads;
     use super::*;
     use crate::scenario::{RoutingKind, TrafficKind};
-
-    /// The fixed (first-option) flows per channel of the torus, at one message per node per cycle.
-    fn torus_channel_loads(routes: &Routes) -> Vec<f64> {
-        let mut loads = vec![0.0; routes.channels as usize];
-        for (r, res) in routes.resources.iter().enumerate() {
-            if let Some(c) = res.channel() {
-                loads[c as usize] += routes.fixed.resource[r];
-            }
-        }
-        routes.per_torus_channel(loads)
-    }
 
     #[test]
     fn folded_routes_load_every_channel_of_the_torus_as_the_whole_routes_do() {
@@ -310,7 +300,7 @@ mod tests {
                     if images > 1 {
                         assert!(folded.state_count() < whole.state_count() || !whole.adaptive, "{label}: states");
                     }
-                    for (c, (a, b)) in torus_channel_loads(&folded).iter().zip(torus_channel_loads(&whole)).enumerate() {
+                    for (c, (a, b)) in channel_loads(&folded, &folded.fixed.resource).iter().zip(channel_loads(&whole, &whole.fixed.resource)).enumerate() {
                         assert!((a - b).abs() < 1e-9, "{label}: channel {c}: {a} folded, {b} whole");
                     }
                     // An even split at every decision: the same flows through the states.
@@ -319,16 +309,7 @@ mod tests {
                         let (mut a, mut b) = (folded.zero_flows(), whole.zero_flows());
                         folded.flows_into(&split(&folded), &mut a, &mut Vec::new());
                         whole.flows_into(&split(&whole), &mut b, &mut Vec::new());
-                        let per_channel = |r: &Routes, f: &Flows| {
-                            let mut loads = vec![0.0; r.channels as usize];
-                            for (i, res) in r.resources.iter().enumerate() {
-                                if let Some(c) = res.channel() {
-                                    loads[c as usize] += f.resource[i];
-                                }
-                            }
-                            r.per_torus_channel(loads)
-                        };
-                        for (c, (x, y)) in per_channel(&folded, &a).iter().zip(per_channel(&whole, &b)).enumerate() {
+                        for (c, (x, y)) in channel_loads(&folded, &a.resource).iter().zip(channel_loads(&whole, &b.resource)).enumerate() {
                             assert!((x - y).abs() < 1e-9, "{label}: channel {c} evenly split: {x} folded, {y} whole");
                         }
                     }
