@@ -41,6 +41,16 @@ pub fn ejection_wait(rate: f64, len: f64) -> f64 {
     rate * len * len / (2.0 * (1.0 - rho))
 }
 
+/// Cobham's non-preemptive priorities against first come, first served: in an M/G/1 queue of
+/// load ρ, a class whose elders carry load σ₋ and which with them carries σ₊ waits
+/// (1 − ρ)/((1 − σ₋)(1 − σ₊)) times the FCFS wait W = W₀/(1 − ρ). Infinite at σ₊ ≥ 1.
+pub fn priority_wait_ratio(elders: f64, through: f64, load: f64) -> f64 {
+    if through >= 1.0 {
+        return f64::INFINITY;
+    }
+    (1.0 - load) / ((1.0 - elders) * (1.0 - through))
+}
+
 /// The share of a resource's traffic that comes from *other* inputs than one carrying
 /// `from_input` of its `total` messages/cycle: 1 − λ_{u→c}/λ_c (§4, the same-input
 /// exclusion). Messages from one input were serialised upstream and seldom find the resource
@@ -152,6 +162,20 @@ mod tests {
         assert!((mg1_wait(0.01, 20.0, 16.0) / 0.2 * 0.8 - residual_hold(20.0, 16.0)).abs() < 1e-12);
         // A deterministic hold of 16 cycles: half of it.
         assert!((residual_hold(16.0, 16.0) - 8.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn priority_wait_ratio_by_hand() {
+        // Loads 0.32 (elder) and 0.16 (younger), ρ = 0.48: the elder waits
+        // 0.52/(1 · 0.68) of the FCFS wait, the younger 0.52/(0.68 · 0.52) = 1/0.68.
+        assert!((priority_wait_ratio(0.0, 0.32, 0.48) - 0.52 / 0.68).abs() < 1e-15);
+        assert!((priority_wait_ratio(0.32, 0.48, 0.48) - 1.0 / 0.68).abs() < 1e-15);
+        // Kleinrock's conservation: Σ ρ_k W_k is the FCFS ρW.
+        let (elder, younger) = (priority_wait_ratio(0.0, 0.32, 0.48), priority_wait_ratio(0.32, 0.48, 0.48));
+        assert!((0.32 * elder + 0.16 * younger - 0.48).abs() < 1e-15);
+        // One class is FCFS.
+        assert_eq!(priority_wait_ratio(0.0, 0.48, 0.48), 1.0);
+        assert_eq!(priority_wait_ratio(0.5, 1.0, 1.0), f64::INFINITY);
     }
 
     #[test]

@@ -53,7 +53,9 @@
 //!   VCs do not need these parts, which are swept over the decisions of the source windows
 //!   only ([`Round::injection_ahead`]).
 
-use super::queueing::{behind_own_input, channel_slot_mean, channel_slot_wait, convolve, ejection_wait, other_inputs_share, queued_wait, residual_hold, welch_wait};
+use super::queueing::{
+    behind_own_input, channel_slot_mean, channel_slot_wait, convolve, ejection_wait, other_inputs_share, priority_wait_ratio, queued_wait, residual_hold, welch_wait,
+};
 use super::at;
 use super::routes::{Flows, ResourceKind, Routes, NONE};
 use crate::models::shared::{occupancy_ends, vc_occupancy};
@@ -128,6 +130,9 @@ pub struct Prepared {
     split_group_options: Vec<(u8, u8)>,
     /// Per group: its channels (`NONE` for an ejection port) in order of first appearance.
     split_group_channels: Vec<u32>,
+    /// Per ejection port: the transitions into it in levels of age, eldest first (§4,
+    /// "Ejection"): an input's zero-load flow orders it, equal flows share a level.
+    ejection_ages: Vec<Vec<Vec<u32>>>,
     /// For an oblivious route, what its rounds read of its flows, which neither the rate nor
     /// the round changes: found at the first solve, and kept for every later one.
     fixed_terms: OnceCell<FixedTerms>,
@@ -322,6 +327,7 @@ impl Prepared {
             }
             split_group_start.push(split_groups.len() as u32);
         }
+        let ejection_ages = ejection_ages(&routes);
         Prepared {
             len: s.len as f64,
             hop_delay: (s.link_delay + s.router_delay) as f64,
@@ -344,6 +350,7 @@ impl Prepared {
             split_groups,
             split_group_options,
             split_group_channels,
+            ejection_ages,
             fixed_terms: OnceCell::new(),
             scratch: RefCell::new(None),
             routes,
@@ -370,6 +377,7 @@ impl Prepared {
                     let input = decision.input as usize;
                     FixedDecision {
                         resource: info.resource,
+                        transition: info.transition,
                         input: decision.input,
                         ejects: info.ejects,
                         share,
@@ -534,6 +542,38 @@ impl Solution {
 /// a wait w. For waits of mean m̄ spread as a Lomax law of shape 2 (heavier-tailed than
 /// exponential, as waits behind waits are), E[max(0, w − x)] = delay · m̄/(m̄ + x):
 /// delay / (1 + position · `buffers`), with `buffers` = (B − 1)/m̄.
+/// Per ejection port, its inputs in levels of age, eldest first. The simulator's port moves the
+/// oldest flit first, and under minimal routing the input that gathers the most flow gathers it
+/// from the farthest sources: DOR's hot node on 8 × 8 takes 32 sources' messages over +y, 24
+/// over −y, 4 over +x and 3 over −x, and the simulator's worms wait about 3, 7, 14 and 18 cycles
+/// there in that order. The zero-load flows are fixed, so the order does not flip between
+/// rounds as the split moves (ordered by the current flows, NBC's hot spot did not settle).
+fn ejection_ages(routes: &Routes) -> Vec<Vec<Vec<u32>>> {
+    let mut inputs = vec![Vec::new(); routes.resources.len()];
+    for (t, &(_, b)) in routes.transitions.iter().enumerate() {
+        if matches!(routes.resources[b as usize].kind, ResourceKind::Ejection(_)) {
+            inputs[b as usize].push(t as u32);
+        }
+    }
+    let zero_load = &routes.fixed.transition;
+    inputs
+        .into_iter()
+        .filter(|port| !port.is_empty())
+        .map(|mut port| {
+            port.sort_by(|&a, &b| zero_load[b as usize].total_cmp(&zero_load[a as usize]));
+            let mut levels: Vec<Vec<u32>> = Vec::new();
+            for t in port {
+                let flow = zero_load[t as usize];
+                match levels.last_mut() {
+                    Some(level) if (zero_load[level[0] as usize] - flow).abs() <= 1e-9 * flow.abs().max(f64::MIN_POSITIVE) => level.push(t),
+                    _ => levels.push(vec![t]),
+                }
+            }
+            levels
+        })
+        .collect()
+}
+
 fn past_slack(delay: f64, buffers: f64, position: i32) -> f64 {
     delay / (1.0 + position as f64 * buffers)
 }
@@ -583,6 +623,7 @@ fn busy_hold(kind: ResourceKind, hold: f64) -> f64 {
 #[derive(Clone, Copy, Debug)]
 struct FixedDecision {
     resource: u32,
+    transition: u32,
     input: u32,
     ejects: bool,
     share: f64,
@@ -639,6 +680,9 @@ struct Round {
     /// Per decision of an oblivious route: the mean wait for its channel's flit slots when
     /// there is one.
     channel_mean: Vec<f64>,
+    /// Per transition into an ejection port: its wait there as a multiple of the port's
+    /// first-come-first-served wait, the same-input exclusion and the age order both in it.
+    ejection_by_age: Vec<f64>,
     ejection_wait: Vec<f64>,
     /// Per decision of an oblivious route: of the wait for its channel's flit slots, the part
     /// an old header meets (see `delay_parts`) and the second moment.
@@ -698,6 +742,7 @@ impl Round {
             channel_wait: vec![0.0; decisions],
             channel_mean: vec![0.0; decisions],
             ejection_wait: vec![0.0; decisions],
+            ejection_by_age: vec![0.0; r.transitions.len()],
             channel_old: vec![0.0; if r.adaptive { 0 } else { decisions }],
             channel_second: vec![0.0; if r.adaptive { 0 } else { decisions }],
             delay_parts: vec![[0.0; 3]; decisions],
@@ -816,6 +861,7 @@ impl Round {
             }
             self.update_split(p);
             r.flows_into(&self.split, &mut self.flows, &mut self.state_flow);
+            self.age_order_at_ejection(p, rate);
         }
         if r.adaptive {
             for d in 0..r.decisions.len() {
@@ -856,6 +902,7 @@ impl Round {
                 self.channel_old[d] = if mean > 0.0 { wait * (0.5 * p.len / mean).min(1.0) } else { wait };
                 self.channel_second[d] = wait * (2.0 * (mean - 0.5 * p.len).max(0.0) + residual_spread(p.len));
             }
+            self.age_order_at_ejection(p, rate);
             self.flow_terms_ready = true;
             return Some(());
         }
@@ -1125,9 +1172,42 @@ impl Round {
 
     /// [`Round::decide`] for every decision of an oblivious route, from the terms its fixed
     /// flows give (the same arithmetic, without recomputing them).
+    /// The ejection ports' waits by input (§4, "Ejection"): Cobham's priorities by age over
+    /// the levels of [`Prepared::ejection_ages`], each input's share of the FCFS wait
+    /// (1 − λ_u/λ_e, the same-input exclusion) times its priority's ratio to FCFS, scaled so
+    /// that Σ λ_u · factor_u is unchanged: age divides the port's wait among the inputs, and
+    /// leaves its total as the model had it.
+    fn age_order_at_ejection(&mut self, p: &Prepared, rate: f64) {
+        let r = &p.routes;
+        for levels in &p.ejection_ages {
+            let port = r.transitions[levels[0][0] as usize].1 as usize;
+            let total = self.flows.resource[port];
+            let load = rate * total * p.len;
+            let (mut elders, mut fcfs, mut by_age) = (0.0, 0.0, 0.0);
+            for level in levels {
+                let through = elders + rate * p.len * level.iter().map(|&t| self.flows.transition[t as usize]).sum::<f64>();
+                // Overloaded, the port's wait is infinite whatever the order.
+                let ratio = if load < 1.0 { priority_wait_ratio(elders, through, load) } else { 1.0 };
+                for &t in level {
+                    let from = self.flows.transition[t as usize];
+                    let share = other_inputs_share(from, total);
+                    self.ejection_by_age[t as usize] = share * ratio;
+                    fcfs += from * share;
+                    by_age += from * share * ratio;
+                }
+                elders = through;
+            }
+            if by_age > 0.0 {
+                let scale = fcfs / by_age;
+                levels.iter().flatten().for_each(|&t| self.ejection_by_age[t as usize] *= scale);
+            }
+        }
+    }
+
     fn decide_fixed(&mut self, p: &Prepared, rate: f64, hold: &[f64]) {
         let len = p.len;
         let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
+        let ejection_by_age = &self.ejection_by_age[..];
         let (hold_per_vc, residual_per_vc) = (&self.hold_per_vc[..], &self.residual_per_vc[..]);
         let slack = p.buffer_slack;
         let residual_only = &self.residual_only[..];
@@ -1139,7 +1219,7 @@ impl Round {
         for (d, (((f, (&channel, &channel_mean)), (slack_d, parts_d)), ((block, vc_wait_d), (ejection_d, delay_d)))) in decisions.enumerate() {
             let b = f.resource as usize;
             let (blocked, waits, ejection) = if f.ejects {
-                (0.0, 0.0, residual[b] * f.share)
+                (0.0, 0.0, residual[b] * ejection_by_age[f.transition as usize])
             } else {
                 (all_busy[b] * f.share, queued_wait(residual_per_vc[b], hold_per_vc[b], rate * f.others).min(OVERLOADED_WAIT), 0.0)
             };
@@ -1193,7 +1273,7 @@ impl Round {
             let share = other_inputs_share(from, self.flows.resource[b]);
             if info.ejects {
                 // No VC to win: the ejection port serves the messages of other inputs first.
-                ejection = self.residual[b] * share;
+                ejection = self.residual[b] * self.ejection_by_age[info.transition as usize];
                 ejection_old = self.residual_only[b] * share;
                 ejection_share = share;
                 blocked = 0.0;
@@ -1467,6 +1547,50 @@ mod tests {
                     assert!(close(*x, y), "{text} at {rate}: channel {c} busy {x} folded, {y} whole");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_hot_nodes_port_serves_its_busiest_input_first_and_keeps_its_total_wait() {
+        // DOR's hot node 10 of a 4 × 4 torus takes most of its messages over +y (the sources of
+        // two rows) and the fewest over −x: its port's waits fall in the order of the inputs'
+        // flows. Under MIN AD too, Σ λ_u W_u stays the FCFS port's with the same-input
+        // exclusion, Σ λ_u (1 − λ_u/λ) λM²/(2(1 − λM)).
+        for text in ["k=4&routing=dor&traffic=hotspot&hot=10&len=8", "k=4&routing=minad&traffic=hotspot&hot=10&len=8"] {
+            let s = Scenario::parse(text).unwrap();
+            let p = Prepared::new(&s).unwrap();
+            let saturation = crate::models::channel_queue::Model::new(&s).unwrap().saturation_rate();
+            let solution = p.solve(0.7 * saturation, None).unwrap();
+            let r = &p.routes;
+            let at_hot: Vec<usize> = (0..r.decisions.len())
+                .filter(|&d| matches!(r.resources[r.options[r.decisions[d].first as usize].resource as usize].kind, ResourceKind::Ejection(10)))
+                .collect();
+            // One decision per input into the port (each input carries its own messages only).
+            for &d in &at_hot {
+                assert_eq!(at_hot.iter().filter(|&&e| r.decisions[e].input == r.decisions[d].input).count(), 1, "{text}");
+            }
+            let mut inputs: Vec<(f64, f64)> = at_hot.iter().map(|&d| (solution.decision_flow[d], solution.ejection_wait[d])).collect();
+            assert!(inputs.len() >= 4, "{text}: {} inputs", inputs.len());
+            let total: f64 = inputs.iter().map(|x| x.0).sum();
+            let fcfs = ejection_wait(total, p.len);
+            let kept: f64 = inputs.iter().map(|&(f, _)| f * (1.0 - f / total) * fcfs).sum();
+            let by_age: f64 = inputs.iter().map(|&(f, w)| f * w).sum();
+            assert!((by_age - kept).abs() < 1e-9 * kept, "{text}: {by_age} against {kept}");
+            if r.adaptive {
+                // Ordered by their zero-load flows, which the split has since moved from.
+                continue;
+            }
+            inputs.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for pair in inputs.windows(2) {
+                if pair[0].0 > pair[1].0 * (1.0 + 1e-6) {
+                    assert!(pair[0].1 < pair[1].1, "{text}: input of flow {} waits {}, of {} waits {}", pair[0].0, pair[0].1, pair[1].0, pair[1].1);
+                }
+            }
+            // Beyond the exclusion, which already lets the busiest input wait least: the eldest
+            // waits less than its FCFS share, the youngest more.
+            let (eldest, youngest) = (inputs[0], inputs[inputs.len() - 1]);
+            assert!(eldest.1 < 0.9 * fcfs * (1.0 - eldest.0 / total), "{text}: eldest {eldest:?}, FCFS {fcfs}");
+            assert!(youngest.1 > 1.1 * fcfs * (1.0 - youngest.0 / total), "{text}: youngest {youngest:?}, FCFS {fcfs}");
         }
     }
 
