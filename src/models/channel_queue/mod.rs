@@ -298,7 +298,7 @@ impl Model {
         // the same channel whether or not the routes were folded.
         let most = utilisation.iter().copied().fold(0.0, f64::max);
         if let Some((hottest, &u)) = utilisation.iter().enumerate().find(|(_, &u)| u >= most * (1.0 - 1e-9)) {
-            let resources = &p.channel_resources[r.mirrors.as_ref().map_or(hottest, |m| m.channel[hottest] as usize)];
+            let resources = &p.channel_resources[r.channel_for(hottest)];
             let rate: f64 = resources.iter().map(|&i| solution.resource_flow[i as usize]).sum();
             let held: f64 = resources.iter().map(|&i| solution.resource_flow[i as usize] * solution.hold[i as usize]).sum();
             q.insert("hottest_channel".to_string(), hottest as f64);

@@ -862,6 +862,11 @@ impl Routes {
         }
     }
 
+    /// The channel of these routes that stands for channel `torus_channel` of the torus.
+    pub fn channel_for(&self, torus_channel: usize) -> usize {
+        self.mirrors.as_ref().map_or(torus_channel, |m| m.channel[torus_channel] as usize)
+    }
+
     /// States kept for the split (0 for oblivious routes).
     pub fn state_count(&self) -> usize {
         self.graph.decision.len()
