@@ -130,8 +130,8 @@ pub struct Prepared {
     split_group_options: Vec<(u8, u8)>,
     /// Per group: its channels (`NONE` for an ejection port) in order of first appearance.
     split_group_channels: Vec<u32>,
-    /// Per ejection port: the transitions into it in levels of age, eldest first (§4,
-    /// "Ejection"): an input's zero-load flow orders it, equal flows share a level.
+    /// Per ejection port: the transitions into it in levels of age, eldest first (§11, "The
+    /// ejection port by age"): an input's zero-load flow orders it, equal flows share a level.
     ejection_ages: Vec<Vec<Vec<u32>>>,
     /// For an oblivious route, what its rounds read of its flows, which neither the rate nor
     /// the round changes: found at the first solve, and kept for every later one.
@@ -535,13 +535,6 @@ impl Solution {
     }
 }
 
-/// The part of a decision's delay that holds the resource a window starts at, the decision
-/// being the window's `position`-th router after its first: while the header waits, the worm
-/// behind it packs into the `position` buffers between, each taking B − 1 flits more than the
-/// one it held while streaming, so the resource is held for max(0, w − position · (B − 1)) of
-/// a wait w. For waits of mean m̄ spread as a Lomax law of shape 2 (heavier-tailed than
-/// exponential, as waits behind waits are), E[max(0, w − x)] = delay · m̄/(m̄ + x):
-/// delay / (1 + position · `buffers`), with `buffers` = (B − 1)/m̄.
 /// Per ejection port, its inputs in levels of age, eldest first. The simulator's port moves the
 /// oldest flit first, and under minimal routing the input that gathers the most flow gathers it
 /// from the farthest sources: DOR's hot node on 8 × 8 takes 32 sources' messages over +y, 24
@@ -574,6 +567,13 @@ fn ejection_ages(routes: &Routes) -> Vec<Vec<Vec<u32>>> {
         .collect()
 }
 
+/// The part of a decision's delay that holds the resource a window starts at, the decision
+/// being the window's `position`-th router after its first: while the header waits, the worm
+/// behind it packs into the `position` buffers between, each taking B − 1 flits more than the
+/// one it held while streaming, so the resource is held for max(0, w − position · (B − 1)) of
+/// a wait w. For waits of mean m̄ spread as a Lomax law of shape 2 (heavier-tailed than
+/// exponential, as waits behind waits are), E[max(0, w − x)] = delay · m̄/(m̄ + x):
+/// delay / (1 + position · `buffers`), with `buffers` = (B − 1)/m̄.
 fn past_slack(delay: f64, buffers: f64, position: i32) -> f64 {
     delay / (1.0 + position as f64 * buffers)
 }
@@ -1170,9 +1170,7 @@ impl Round {
         }
     }
 
-    /// [`Round::decide`] for every decision of an oblivious route, from the terms its fixed
-    /// flows give (the same arithmetic, without recomputing them).
-    /// The ejection ports' waits by input (§4, "Ejection"): Cobham's priorities by age over
+    /// The ejection ports' waits by input (§11, "The ejection port by age"): Cobham's priorities by age over
     /// the levels of [`Prepared::ejection_ages`], each input's share of the FCFS wait
     /// (1 − λ_u/λ_e, the same-input exclusion) times its priority's ratio to FCFS, scaled so
     /// that Σ λ_u · factor_u is unchanged: age divides the port's wait among the inputs, and
@@ -1204,6 +1202,8 @@ impl Round {
         }
     }
 
+    /// [`Round::decide`] for every decision of an oblivious route, from the terms its fixed
+    /// flows give (the same arithmetic, without recomputing them).
     fn decide_fixed(&mut self, p: &Prepared, rate: f64, hold: &[f64]) {
         let len = p.len;
         let (all_busy, residual, followed) = (&self.all_busy[..], &self.residual[..], &self.followed[..]);
