@@ -69,6 +69,9 @@ use std::cell::{OnceCell, RefCell};
 pub const TOLERANCE: f64 = 1e-6;
 /// Rounds after which a rate counts as saturated.
 pub const MAX_ROUNDS: usize = 500;
+/// Rounds without a change smaller than every earlier one after which a solve counts as
+/// saturated: the split circling a limit cycle.
+const STALLED_ROUNDS: usize = 150;
 /// A hold time past which the rounds are diverging, not converging: the fixed points found
 /// near saturation hold a VC for at most a few hundred cycles (400 over the scenarios of
 /// `scripts/same-model.py`), and rounds that passed 10⁶ cycles went on to 10¹⁹ and beyond, or
@@ -797,15 +800,22 @@ impl Round {
     /// The rounds from hold times `hold` to the fixed point at `rate`; `None` when saturated.
     fn rounds(&mut self, p: &Prepared, rate: f64, mut hold: Vec<f64>) -> Option<Solution> {
         let mut next = vec![0.0; hold.len()];
+        let (mut least_change, mut least_at) = (f64::INFINITY, 0);
         for rounds in 1..=MAX_ROUNDS {
             self.run(p, rate, &hold, &mut next)?;
             if !next.iter().all(|h| h.abs() < DIVERGED_HOLD) {
                 return None;
             }
+            let change = next.iter().zip(&hold).map(|(new, old)| (new - old).abs() / new.abs().max(1.0)).fold(0.0, f64::max);
             // Converged: the round's delays, flows and split, computed from `hold`, are the
             // solution; `next` is within the tolerance of it.
-            if next.iter().zip(&hold).all(|(new, old)| (new - old).abs() <= TOLERANCE * new.abs().max(1.0)) {
+            if change <= TOLERANCE {
                 return (!self.overloaded).then(|| self.solution(p, rate, hold, next, rounds));
+            }
+            if change < least_change {
+                (least_change, least_at) = (change, rounds);
+            } else if rounds - least_at > STALLED_ROUNDS {
+                return None;
             }
             std::mem::swap(&mut hold, &mut next);
         }
