@@ -72,6 +72,10 @@ pub const MAX_ROUNDS: usize = 500;
 /// Rounds without a change smaller than every earlier one after which a solve counts as
 /// saturated: the split circling a limit cycle.
 const STALLED_ROUNDS: usize = 150;
+/// The round from which a solve is watched for a stall. Most solves converge sooner, and they
+/// then only ask whether every hold is within the tolerance, which stops at the first that is
+/// not, where the largest change, which the watch needs, reads every hold.
+const STALL_WATCHED_FROM: usize = 20;
 /// A hold time past which the rounds are diverging, not converging: the fixed points found
 /// near saturation hold a VC for at most a few hundred cycles (400 over the scenarios of
 /// `scripts/same-model.py`), and rounds that passed 10⁶ cycles went on to 10¹⁹ and beyond, or
@@ -806,16 +810,19 @@ impl Round {
             if !next.iter().all(|h| h.abs() < DIVERGED_HOLD) {
                 return None;
             }
-            let change = next.iter().zip(&hold).map(|(new, old)| (new - old).abs() / new.abs().max(1.0)).fold(0.0, f64::max);
+            let change = |(new, old): (&f64, &f64)| (new - old).abs() / new.abs().max(1.0);
             // Converged: the round's delays, flows and split, computed from `hold`, are the
             // solution; `next` is within the tolerance of it.
-            if change <= TOLERANCE {
+            if next.iter().zip(&hold).all(|pair| change(pair) <= TOLERANCE) {
                 return (!self.overloaded).then(|| self.solution(p, rate, hold, next, rounds));
             }
-            if change < least_change {
-                (least_change, least_at) = (change, rounds);
-            } else if rounds - least_at > STALLED_ROUNDS {
-                return None;
+            if rounds >= STALL_WATCHED_FROM {
+                let largest = next.iter().zip(&hold).map(change).fold(0.0, f64::max);
+                if largest < least_change {
+                    (least_change, least_at) = (largest, rounds);
+                } else if rounds - least_at > STALLED_ROUNDS {
+                    return None;
+                }
             }
             std::mem::swap(&mut hold, &mut next);
         }
