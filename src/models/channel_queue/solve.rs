@@ -72,9 +72,9 @@ pub const MAX_ROUNDS: usize = 500;
 /// Rounds without a change smaller than every earlier one after which a solve counts as
 /// saturated: the split circling a limit cycle.
 const STALLED_ROUNDS: usize = 150;
-/// The round from which a solve is watched for a stall. Most solves converge sooner, and they
-/// then only ask whether every hold is within the tolerance, which stops at the first that is
-/// not, where the largest change, which the watch needs, reads every hold.
+/// The round from which a solve is watched for a stall. Until then a round only asks whether
+/// every hold is within the tolerance, which stops at the first hold outside it; the watch needs
+/// the largest change, which reads every hold. Most solves converge before this round.
 const STALL_WATCHED_FROM: usize = 20;
 /// A hold time past which the rounds are diverging, not converging: the fixed points found
 /// near saturation hold a VC for at most a few hundred cycles (400 over the scenarios of
