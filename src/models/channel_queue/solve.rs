@@ -811,13 +811,18 @@ impl Round {
                 return None;
             }
             let change = |(new, old): (&f64, &f64)| (new - old).abs() / new.abs().max(1.0);
+            // Watched, the largest change answers the tolerance check too.
+            let largest = (rounds >= STALL_WATCHED_FROM).then(|| next.iter().zip(&hold).map(change).fold(0.0, f64::max));
             // Converged: the round's delays, flows and split, computed from `hold`, are the
             // solution; `next` is within the tolerance of it.
-            if next.iter().zip(&hold).all(|pair| change(pair) <= TOLERANCE) {
+            let converged = match largest {
+                Some(largest) => largest <= TOLERANCE,
+                None => next.iter().zip(&hold).all(|pair| change(pair) <= TOLERANCE),
+            };
+            if converged {
                 return (!self.overloaded).then(|| self.solution(p, rate, hold, next, rounds));
             }
-            if rounds >= STALL_WATCHED_FROM {
-                let largest = next.iter().zip(&hold).map(change).fold(0.0, f64::max);
+            if let Some(largest) = largest {
                 if largest < least_change {
                     (least_change, least_at) = (largest, rounds);
                 } else if rounds - least_at > STALLED_ROUNDS {
