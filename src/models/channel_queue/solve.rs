@@ -600,12 +600,14 @@ fn age_spread(source_wait: f64, header_delay: f64, route_time: f64) -> f64 {
 /// The chance that a header is older than the worm it finds streaming on its channel. It
 /// arrived Δ after that worm's header, Δ uniform over the M cycles the worm streams, and is the
 /// older if its age exceeds the other's by more than Δ: with the difference of ages spread as a
-/// Laplace law of mean absolute value `spread` (w), P = E[e^(−Δ/w)]/2 = (w/2M)(1 − e^(−M/w)).
+/// Laplace law of mean absolute value `spread` (w), P = E[e^(−Δ/w)]/2 = (w/2M)(1 − e^(−M/w)),
+/// with `libm`'s `exp`: std's differs from wasm's by an ulp now and then, and the page's model
+/// must be the CLI's bit for bit.
 fn older_than_streaming(spread: f64, len: f64) -> f64 {
     if spread <= 0.0 {
         return 0.0;
     }
-    0.5 * (spread / len) * (1.0 - (-len / spread).exp())
+    0.5 * (spread / len) * (1.0 - libm::exp(-len / spread))
 }
 
 /// The part of a decision's delay that holds the resource a window starts at, the decision
