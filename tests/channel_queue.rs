@@ -11,7 +11,7 @@ fn older_headers_passing_a_streaming_worm_make_its_tail_lag_as_the_simulator_mea
     // docs/validation/channel-queue.md), three VCs a channel, where the simulator's tails arrive
     // several cycles after their headers' M − 1. Without the age order in the flit slots
     // (docs/models/channel-queue.md §11) the model was 16.4 % low there, past the 12 % of §8;
-    // with it, 8.3 %.
+    // with it, 9.5 %.
     let s = Scenario::parse("k=8&routing=goal&traffic=uniform&len=16&rate=0.01683&cycles=100000").unwrap();
     let measured = Simulation::new(&s).unwrap().run();
     let predicted = models::report(&s).channel_queue.latency.expect("a prediction below saturation");
