@@ -729,7 +729,7 @@ fn error_parts(results: &[Comparison]) -> String {
          ahead allow, because headers wait more at the routers just after the source (behind the \
          previous message of their own source, and behind older headers), and the worm packs into \
          the buffers behind them until the injection VC stalls. Under MIN AD and Duato's routing \
-         the tornado's parts are both short: the branch goes on a third past the simulated \
+         the tornado's parts are both short: the branch goes on a fifth past the simulated \
          saturation rate. Under `adaptive` and NBC the source part is long under transpose, bit \
          complement and a permutation, and they saturate early: the injection VC is held 3–4 \
          cycles longer than the simulator holds it (`adaptive` under transpose at 70 % of \
