@@ -130,9 +130,16 @@ pub struct Prepared {
     source_reach: Vec<u32>,
     /// Per resource: the edges that take it.
     resource_edges: Vec<Vec<u32>>,
-    /// Per transition: its (input, channel) pair; per option: the same pair.
+    /// Per transition: its (input port, channel) pair, and its (input port, resource) pair. For
+    /// an oblivious route a network input's port is its channel, every class of it: the worms
+    /// of one input channel already took turns on it, one flit a cycle, so they do not contend
+    /// again for the channel they leave by (§11, "The channel's flit slots"). An injection VC,
+    /// and every input of an adaptive route, whose split and age order were fitted to it, is a
+    /// port of its own.
     transition_pair: Vec<u32>,
     pairs: usize,
+    transition_port_resource: Vec<u32>,
+    port_resources: usize,
     /// Per option: what a round reads of it, gathered in one place.
     option_info: Vec<OptionInfo>,
     /// Per option e: the earlier options of its decision on the same channel,
@@ -181,13 +188,14 @@ struct SplitGroup {
     channels: (u32, u32),
 }
 
-/// An option's resource, transition, (input, channel) pair and channel (`NONE` for an ejection
-/// port), and the VCs of its class.
+/// An option's resource, transition, (input port, channel) and (input port, resource) pairs
+/// and channel (`NONE` for an ejection port), and the VCs of its class.
 #[derive(Clone, Copy, Debug)]
 struct OptionInfo {
     resource: u32,
     transition: u32,
     pair: u32,
+    port_resource: u32,
     channel: u32,
     vcs: f64,
     ejects: bool,
@@ -283,15 +291,19 @@ impl Prepared {
         for (e, option) in routes.options.iter().enumerate() {
             resource_edges[option.resource as usize].push(e as u32);
         }
+        let port = |input: u32| match resource_channel[input as usize] {
+            channel if channel != NONE && !routes.adaptive => channel,
+            _ => routes.channels + input,
+        };
         let mut pair_ids: HashMap<(u32, u32), u32> = HashMap::default();
-        let transition_pair: Vec<u32> = routes
-            .transitions
-            .iter()
-            .map(|&(input, b)| {
-                let next = pair_ids.len() as u32;
-                *pair_ids.entry((input, resource_channel[b as usize])).or_insert(next)
-            })
-            .collect();
+        let mut port_resource_ids: HashMap<(u32, u32), u32> = HashMap::default();
+        let (mut transition_pair, mut transition_port_resource) = (Vec::new(), Vec::new());
+        for &(input, b) in &routes.transitions {
+            let next = pair_ids.len() as u32;
+            transition_pair.push(*pair_ids.entry((port(input), resource_channel[b as usize])).or_insert(next));
+            let next = port_resource_ids.len() as u32;
+            transition_port_resource.push(*port_resource_ids.entry((port(input), b)).or_insert(next));
+        }
         let option_info: Vec<OptionInfo> = routes
             .options
             .iter()
@@ -302,6 +314,7 @@ impl Prepared {
                     resource: option.resource,
                     transition,
                     pair: transition_pair[transition as usize],
+                    port_resource: transition_port_resource[transition as usize],
                     channel: resource_channel[b],
                     vcs: routes.resources[b].vcs as f64,
                     ejects: matches!(routes.resources[b].kind, ResourceKind::Ejection(_)),
@@ -366,6 +379,8 @@ impl Prepared {
             resource_edges,
             transition_pair,
             pairs: pair_ids.len(),
+            transition_port_resource,
+            port_resources: port_resource_ids.len(),
             option_info,
             same_channel_start,
             same_channel_earlier,
@@ -406,7 +421,7 @@ impl Prepared {
                         ejects: info.ejects,
                         share,
                         others: (round.contention[b] - from * share).max(0.0),
-                        streaming: if info.ejects { 0.0 } else { round.channel_others(self, e, from) * self.len },
+                        streaming: if info.ejects { 0.0 } else { round.channel_others(self, e) * self.len },
                         same_way: if round.flows.resource[input] > 0.0 { from / round.flows.resource[input] } else { f64::NAN },
                     }
                 })
@@ -718,8 +733,10 @@ struct Round {
     residual_per_vc: Vec<f64>,
     /// Per resource: probability that a header entering it follows its previous holder closely.
     followed: Vec<f64>,
-    /// Per (input, channel) pair: messages/cycle at one message per node per cycle.
+    /// Per (input port, channel) and per (input port, resource) pair: messages/cycle at one
+    /// message per node per cycle.
     pair_flow: Vec<f64>,
+    port_resource_flow: Vec<f64>,
     /// Per channel: messages/cycle at one message per node per cycle, and the probability that
     /// none of its VCs is busy (nothing queued downstream, for the selection).
     channel_flow: Vec<f64>,
@@ -791,6 +808,7 @@ impl Round {
             residual_per_vc: vec![0.0; resources],
             followed: vec![0.0; resources],
             pair_flow: vec![0.0; p.pairs],
+            port_resource_flow: vec![0.0; p.port_resources],
             channel_flow: vec![0.0; r.channels as usize],
             channel_idle: vec![1.0; r.channels as usize],
             block: vec![0.0; decisions],
@@ -812,7 +830,7 @@ impl Round {
             injection_after: vec![[0.0; 4]; edges],
             injection_next_after: vec![[0.0; 4]; if r.adaptive { edges } else { 0 }],
             source_wait: vec![0.0; p.nodes],
-            meets_streaming: vec![0.0; if r.adaptive { decisions } else { 0 }],
+            meets_streaming: vec![0.0; decisions],
         }
     }
 
@@ -949,9 +967,10 @@ impl Round {
             for d in 0..r.decisions.len() {
                 self.decide(p, rate, hold, d);
             }
-            self.age_order_in_channels(p, rate, hold);
+            self.age_order_in_channels(p, rate, hold, true);
         } else {
             self.decide_fixed(p, rate, hold);
+            self.age_order_in_channels(p, rate, hold, false);
         }
         self.delays_ahead(p);
         if p.window > 1 {
@@ -981,6 +1000,8 @@ impl Round {
                     (channel_slot_wait(streaming, 1.0, p.len).min(OVERLOADED_WAIT), channel_slot_mean(streaming, p.len).min(OVERLOADED_WAIT))
                 };
                 (self.channel_wait[d], self.channel_mean[d]) = (wait, mean);
+                // The chance that the header finds another port's worm streaming.
+                self.meets_streaming[d] = if mean > 0.0 { wait / mean } else { 0.0 };
                 // As in `decide`: an old header's part, and the second moment.
                 self.channel_old[d] = if mean > 0.0 { wait * (0.5 * p.len / mean).min(1.0) } else { wait };
                 self.channel_second[d] = wait * (2.0 * (mean - 0.5 * p.len).max(0.0) + residual_spread(p.len));
@@ -1008,12 +1029,14 @@ impl Round {
         }
         self.contention.iter_mut().for_each(|x| *x = 0.0);
         self.pair_flow.iter_mut().for_each(|x| *x = 0.0);
+        self.port_resource_flow.iter_mut().for_each(|x| *x = 0.0);
         for (t, &(_, b)) in r.transitions.iter().enumerate() {
             let (from, total) = (rate * self.flows.transition[t], rate * self.flows.resource[b as usize]);
             if total > 0.0 {
                 self.contention[b as usize] += from * (1.0 - from / total);
             }
             self.pair_flow[p.transition_pair[t] as usize] += self.flows.transition[t];
+            self.port_resource_flow[p.transition_port_resource[t] as usize] += self.flows.transition[t];
         }
     }
 
@@ -1227,15 +1250,17 @@ impl Round {
         Some(())
     }
 
-    /// The switch's age order in the flit slots of a channel, for an adaptive route (§11, "The
-    /// age order in the flit slots"). A header that finds another input's worm streaming on its
-    /// channel sends first if it is the older, which it is with the chance
-    /// [`older_than_streaming`] gives from the spread of the ages: it then does not wait for
-    /// the slots, and the worm it passes loses them for the M cycles of its flits, a lag its
-    /// tail carries to the destination and the VCs behind it hold. Each decision's delay loses
-    /// that share of its flit-slot wait and gains M times the older headers that arrive while
-    /// its own worm streams, as many, by symmetry, as the headers it finds streaming.
-    fn age_order_in_channels(&mut self, p: &Prepared, rate: f64, hold: &[f64]) {
+    /// The switch's age order in the flit slots of a channel (§11, "The age order in the flit
+    /// slots"). A header that finds another input's worm streaming on its channel sends first
+    /// if it is the older, which it is with the chance [`older_than_streaming`] gives from the
+    /// spread of the ages, and the worm it passes loses the slots for the M cycles of its
+    /// flits, a lag its tail carries to the destination and the VCs behind it hold. Each
+    /// decision's delay gains M times the older headers that arrive while its own worm streams,
+    /// as many, by symmetry, as the headers it finds streaming. When `header_saves`, an
+    /// adaptive route's, it also loses that share of its flit-slot wait; an oblivious route's
+    /// header keeps the whole first-come-first-served wait, which is what the simulator's
+    /// headers wait (the older worms they meet leave gaps as often as they are passed).
+    fn age_order_in_channels(&mut self, p: &Prepared, rate: f64, hold: &[f64], header_saves: bool) {
         let len = p.len;
         let nodes = p.nodes as f64;
         // The source queues' waits, as M/D/1 queues at the injection VCs' holds.
@@ -1258,8 +1283,9 @@ impl Round {
         let hops = (decisions / nodes - 1.0).max(0.0);
         let spread = age_spread(source_wait / nodes, header_delay / nodes, hops * (1.0 + p.hop_delay));
         let older = older_than_streaming(spread, len);
+        let saved = if header_saves { older } else { 0.0 };
         for ((delay, channel), meets) in self.delay.iter_mut().zip(&self.channel_wait).zip(&self.meets_streaming) {
-            *delay += len * older * meets - older * channel;
+            *delay += len * older * meets - saved * channel;
         }
     }
 
@@ -1404,7 +1430,7 @@ impl Round {
             let w = queued_wait(self.residual_per_vc[b], self.hold_per_vc[b], others).min(OVERLOADED_WAIT);
             waits += w;
             waits_old += self.residual_per_vc[b].min(w);
-            let (wait, mean) = self.channel_slots(p, rate, hold, e, from);
+            let (wait, mean) = self.channel_slots(p, rate, hold, e);
             // The flit slots as the header that made this choice finds them (§11, "Flit slots
             // as the choice finds them"): one that took the option because its channel was
             // idle meets no worm there; one that took it with the channel busy meets another
@@ -1470,34 +1496,43 @@ impl Round {
     /// The wait for the flit slots of option `e`'s channel: another input's worm streaming on
     /// another VC of it sends first. An option taken because the earlier ones on the same
     /// channel were busy finds their worms on the channel, streaming for M of their S cycles.
-    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize, to_class: f64) -> (f64, f64) {
+    fn channel_slots(&self, p: &Prepared, rate: f64, hold: &[f64], e: usize) -> (f64, f64) {
         let len = p.len;
         if p.option_info[e].channel == NONE {
             return (0.0, 0.0);
         }
-        let mut others = self.channel_others(p, e, to_class);
+        let mut others = self.channel_others(p, e);
         let mut idle = 1.0;
         let earlier = p.same_channel_start[e] as usize..p.same_channel_start[e + 1] as usize;
         for &earlier in &p.same_channel_earlier[earlier] {
             let info2 = p.option_info[earlier as usize];
             let b2 = info2.resource as usize;
-            let from2 = self.flows.transition[info2.transition as usize];
-            others = (others - (self.flows.resource[b2] - from2)).max(0.0);
+            others = (others - (self.flows.resource[b2] - self.port_to_resource(p, info2))).max(0.0);
             idle *= 1.0 - (len / busy_hold(p.routes.resources[b2].kind, hold[b2])).min(1.0);
         }
         let streaming = rate * others * len;
         (channel_slot_wait(streaming, idle, len).min(OVERLOADED_WAIT), channel_slot_mean(streaming, len).min(OVERLOADED_WAIT))
     }
 
-    /// The flow of the worms that stream on option `e`'s channel from inputs other than its
-    /// own, `to_class` of it going to the option's own class.
-    fn channel_others(&self, p: &Prepared, e: usize, to_class: f64) -> f64 {
+    /// The flow of the worms that stream on option `e`'s channel from input ports other than
+    /// its own.
+    fn channel_others(&self, p: &Prepared, e: usize) -> f64 {
         let info = p.option_info[e];
         let b = info.resource as usize;
-        let from_input = self.pair_flow[info.pair as usize];
+        let from_port = self.pair_flow[info.pair as usize];
         // With one VC in its class, a worm of the class holds the VC and blocks there instead.
-        let same_class = if info.vcs == 1.0 { self.flows.resource[b] - to_class } else { 0.0 };
-        (self.channel_flow[info.channel as usize] - from_input - same_class).max(0.0)
+        let same_class = if info.vcs == 1.0 { self.flows.resource[b] - self.port_to_resource(p, info) } else { 0.0 };
+        (self.channel_flow[info.channel as usize] - from_port - same_class).max(0.0)
+    }
+
+    /// The flow into an option's resource from the option's input port. An adaptive route's
+    /// port is its input's class, so that is the option's own transition, at this round's flows.
+    fn port_to_resource(&self, p: &Prepared, info: OptionInfo) -> f64 {
+        if p.routes.adaptive {
+            self.flows.transition[info.transition as usize]
+        } else {
+            self.port_resource_flow[info.port_resource as usize]
+        }
     }
 
     /// The split of every adaptive decision among its options (§3): the lowest
@@ -1877,6 +1912,32 @@ mod tests {
                 }
             }
             assert!(several > 0, "{text}: some decision offers a choice");
+        }
+    }
+
+    #[test]
+    fn an_oblivious_route_counts_its_input_channel_as_one_port_and_an_adaptive_one_each_class() {
+        // Two transitions share an (input port, channel) pair exactly when their outputs are on
+        // one channel and their inputs on one port: for an oblivious route a network input's
+        // channel (VAL's four classes, DOR's two), for an adaptive route its class.
+        for (text, by_channel) in [("k=4&routing=dor&traffic=uniform", true), ("k=4&routing=val&traffic=tornado", true), ("k=4&routing=minad&traffic=uniform", false)] {
+            let p = prepared(text);
+            let r = &p.routes;
+            let port = |input: u32| match p.resource_channel[input as usize] {
+                c if c != NONE && by_channel => (0, c),
+                _ => (1, input),
+            };
+            let mut merged = 0;
+            for (t, &(input, b)) in r.transitions.iter().enumerate() {
+                for (u, &(input2, b2)) in r.transitions.iter().enumerate() {
+                    let same_pair = port(input) == port(input2) && p.resource_channel[b as usize] == p.resource_channel[b2 as usize];
+                    assert_eq!(p.transition_pair[t] == p.transition_pair[u], same_pair, "{text}: transitions {t}, {u}");
+                    let same_port_resource = port(input) == port(input2) && b == b2;
+                    assert_eq!(p.transition_port_resource[t] == p.transition_port_resource[u], same_port_resource, "{text}: transitions {t}, {u}");
+                    merged += (same_pair && input != input2) as usize;
+                }
+            }
+            assert_eq!(merged > 0, by_channel, "{text}: classes of one input channel merged");
         }
     }
 
