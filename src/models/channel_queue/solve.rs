@@ -808,7 +808,8 @@ impl Round {
             residual_per_vc: vec![0.0; resources],
             followed: vec![0.0; resources],
             pair_flow: vec![0.0; p.pairs],
-            port_resource_flow: vec![0.0; p.port_resources],
+            // An adaptive route reads its transitions' own flows instead (`port_to_resource`).
+            port_resource_flow: vec![0.0; if r.adaptive { 0 } else { p.port_resources }],
             channel_flow: vec![0.0; r.channels as usize],
             channel_idle: vec![1.0; r.channels as usize],
             block: vec![0.0; decisions],
@@ -1036,7 +1037,9 @@ impl Round {
                 self.contention[b as usize] += from * (1.0 - from / total);
             }
             self.pair_flow[p.transition_pair[t] as usize] += self.flows.transition[t];
-            self.port_resource_flow[p.transition_port_resource[t] as usize] += self.flows.transition[t];
+            if !r.adaptive {
+                self.port_resource_flow[p.transition_port_resource[t] as usize] += self.flows.transition[t];
+            }
         }
     }
 
